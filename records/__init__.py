@@ -1,0 +1,28 @@
+"""
+records: immutable, typed record types that are real tuples.
+
+>>> from records import Record
+>>> class Point(Record):
+...     x: int
+...     y: int = 0
+>>> Point(1)
+Point(x=1, y=0)
+"""
+
+from ._fields import MISSING, Field, field
+from ._funcs import asdict, fields, replace
+from ._namedtuple import namedtuple
+from ._record import Record
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MISSING",
+    "Field",
+    "Record",
+    "asdict",
+    "field",
+    "fields",
+    "namedtuple",
+    "replace",
+]

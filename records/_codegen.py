@@ -1,0 +1,135 @@
+"""
+Generated constructors, compiled once per shape and shared.
+
+A record's ``__new__`` is ``def __new__(_cls, x, y): return _tuple_new(_cls, (x, y))``
+plus one line per field with a default factory. Its source depends only on the
+*shape*: the number of fields and which of them have factories. Field names
+never enter the source: the template is written with placeholders ``_0, _1, ...``
+and compiled once per shape; a class's own names are then put in by
+``CodeType.replace(co_varnames=...)``, which compiles nothing. So no text from a
+user (a field name, a type name) is ever compiled or executed, and a second
+class with the same field names costs one ``FunctionType`` call.
+
+The generated source is registered in ``linecache`` under its synthetic file
+name, so tracebacks and debuggers can show it.
+"""
+
+from __future__ import annotations
+
+from types import FunctionType
+
+from ._fields import FACTORY
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable, Mapping
+    from types import CodeType
+    from typing import Any, TypeVar
+
+    _V = TypeVar("_V")
+
+#: Globals of every generated constructor without factories. ``__builtins__``
+#: is empty, as in ``collections.namedtuple``: the code needs none.
+BASE_GLOBALS: dict[str, Any] = {"__builtins__": {}, "_tuple_new": tuple.__new__}
+
+
+class _BoundedCache(dict):  # type: ignore[type-arg]
+    """
+    A dict of at most *maxsize* entries that drops the oldest when full.
+
+    Every value is immutable and equal to what any other thread would compute
+    for the same key, so a race costs only duplicate work: ``setdefault`` makes
+    all threads use one value, and eviction tolerates keys already gone.
+    """
+
+    __slots__ = ("maxsize",)
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def add(self, key: Hashable, value: _V) -> _V:
+        """Store *value* under *key* unless present; return the stored value."""
+        if len(self) >= self.maxsize:
+            try:
+                self.pop(next(iter(self)), None)
+            except (StopIteration, RuntimeError):  # emptied or resized meanwhile
+                pass
+        return self.setdefault(key, value)  # type: ignore[no-any-return]
+
+
+# Templates, keyed by (arity, factory indices). Code objects hold no reference
+# to any class, so caching them never keeps a user class alive.
+_templates = _BoundedCache(256)
+# Constructors' code with the real parameter names, keyed by (names, factory
+# indices): the cache hit for "the same shape again".
+_codes = _BoundedCache(4096)
+
+
+def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
+    params = [f"_{i}" for i in range(arity)]
+    lines = [f"def __new__({', '.join(['_cls', *params])}):"]
+    lines += [f"    if _{i} is _FACTORY: _{i} = _factory_{i}()" for i in factory_indices]
+    items = ", ".join(params) + ("," if arity == 1 else "")
+    lines.append(f"    return _tuple_new(_cls, ({items}))")
+    return "\n".join(lines) + "\n"
+
+
+def _compile_template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
+    import linecache
+
+    source = _template_source(arity, factory_indices)
+    filename = f"<records generated __new__ {arity} {list(factory_indices)}>"
+    module_code = compile(source, filename, "exec")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    (function_code,) = (c for c in module_code.co_consts if hasattr(c, "co_varnames"))
+    return function_code  # type: ignore[no-any-return]
+
+
+def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = ()) -> CodeType:
+    """
+    Return the code of ``__new__`` for fields *names*, whose items at
+    *factory_indices* have default factories.
+
+    *names* must already be validated as distinct identifiers.
+    """
+
+    key = (names, factory_indices)
+    code: CodeType | None = _codes.get(key)
+    if code is None:
+        shape = (len(names), factory_indices)
+        template: CodeType | None = _templates.get(shape)
+        if template is None:
+            template = _templates.add(shape, _compile_template(*shape))
+        code = _codes.add(key, template.replace(co_varnames=("_cls", *names)))
+    return code
+
+
+def make_constructor(
+    names: tuple[str, ...],
+    defaults: tuple[Any, ...] | None,
+    factories: Mapping[int, Callable[[], Any]] | None = None,
+    globals_: dict[str, Any] | None = None,
+) -> FunctionType:
+    """
+    Return a new ``__new__`` function for fields *names*.
+
+    *defaults* are the defaults of the last fields (``FACTORY`` where a field
+    has a factory); *factories* maps field index to factory. *globals_*
+    replaces ``BASE_GLOBALS`` (it must hold what those hold).
+    """
+    if factories:
+        indices = tuple(sorted(factories))
+        namespace = dict(globals_ or BASE_GLOBALS)
+        namespace["_FACTORY"] = FACTORY
+        for index, factory in factories.items():
+            namespace[f"_factory_{index}"] = factory
+    else:
+        indices = ()
+        namespace = globals_ or BASE_GLOBALS
+    return FunctionType(constructor_code(names, indices), namespace, "__new__", defaults)
+
+
+def cache_sizes() -> tuple[int, int]:
+    """Return how many templates and constructor codes are cached."""
+    return len(_templates), len(_codes)

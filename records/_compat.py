@@ -1,0 +1,77 @@
+"""
+Facts about the running interpreter, and the few lookups that differ by version.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PYPY = sys.implementation.name == "pypy"
+CPYTHON = sys.implementation.name == "cpython"
+PY_3_13_PLUS = sys.version_info >= (3, 13)
+PY_3_14_PLUS = sys.version_info >= (3, 14)
+
+#: ``collections.namedtuple._replace`` raises ``TypeError`` for an unknown
+#: field name since CPython 3.13 and ``ValueError`` before; records follow the
+#: running interpreter so that both stay interchangeable.
+UNKNOWN_FIELD_ERROR: type[Exception] = TypeError if PY_3_13_PLUS else ValueError
+
+
+def caller_module(depth: int) -> str | None:
+    """
+    Return the ``__name__`` of the module *depth* frames above the caller.
+
+    ``depth=1`` names the module that called the function calling this one.
+    Returns ``None`` where frames cannot be inspected.
+    """
+    try:
+        return sys._getframemodulename(depth + 1) or "__main__"  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        pass
+    try:
+        return sys._getframe(depth + 1).f_globals.get("__name__", "__main__")  # type: ignore[no-any-return]
+    except (AttributeError, ValueError):
+        return None
+
+
+def own_annotations(cls: type) -> dict[str, Any]:
+    """
+    Return the annotations written in *cls*'s own body, without evaluating them.
+
+    On CPython 3.10 to 3.13 these are the ``__annotations__`` dict of the class
+    namespace (values already evaluated by the class body, or strings under
+    ``from __future__ import annotations``). From 3.14 on, annotations are
+    deferred (PEP 649/749) and are read in ``annotationlib``'s ``STRING`` format,
+    which never evaluates a name.
+    """
+    if PY_3_14_PLUS:  # pragma: no cover - not installable here yet
+        import annotationlib  # type: ignore[import-not-found,unused-ignore]
+
+        return annotationlib.get_annotations(  # type: ignore[no-any-return,unused-ignore]
+            cls, format=annotationlib.Format.STRING
+        )
+    annotations = cls.__dict__.get("__annotations__")
+    return annotations if isinstance(annotations, dict) else {}
+
+
+def is_classvar(annotation: object) -> bool:
+    """
+    Tell whether *annotation* declares a ``ClassVar``, without evaluating it.
+
+    Strings are recognised by their spelling (``ClassVar``, ``ClassVar[int]``,
+    ``typing.ClassVar[int]``, ``t.ClassVar``); objects by identity with
+    ``typing.ClassVar``, looked up only if ``typing`` is already imported (an
+    object annotation that is a ``ClassVar`` implies it is).
+    """
+    if isinstance(annotation, str):
+        head = annotation.split("[", 1)[0].strip()
+        return head.rsplit(".", 1)[-1].strip() == "ClassVar"
+    typing = sys.modules.get("typing")
+    if typing is None:
+        return False
+    classvar = typing.ClassVar
+    return annotation is classvar or getattr(annotation, "__origin__", None) is classvar

@@ -1,0 +1,52 @@
+"""
+``Record.define``: build a record class from a list of fields.
+"""
+
+from __future__ import annotations
+
+from . import _rules
+from ._compat import caller_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any, TypeVar
+
+    from ._record import Record
+
+    _R = TypeVar("_R", bound=Record)
+
+
+def define(
+    base: type[_R],
+    typename: str,
+    fields: Iterable[tuple[str, Any]] | Mapping[str, Any],
+    *,
+    defaults: Mapping[str, Any] | None = None,
+    module: str | None = None,
+) -> type[_R]:
+    """Build ``class typename(base)`` with *fields*; see ``Record.define``."""
+    message = _rules.invalid_typename_message(typename)
+    if message is not None:
+        raise ValueError(message)
+    pairs = list(fields.items()) if hasattr(fields, "items") else list(fields)
+    annotations: dict[str, Any] = {}
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            msg = f"record {typename!r}: fields must be (name, type) pairs, not {pair!r}"
+            raise TypeError(msg)
+        name, annotation = pair
+        message = _rules.invalid_name_message(typename, name)
+        if message is not None:
+            raise (TypeError if type(name) is not str else ValueError)(message)
+        if name in annotations:
+            raise ValueError(_rules.duplicate_field_message(typename, name))
+        annotations[name] = annotation
+    namespace: dict[str, Any] = {"__annotations__": annotations, "__qualname__": typename}
+    for name, value in (defaults or {}).items():
+        if name not in annotations:
+            msg = f"record {typename!r}: default given for unknown field {name!r}"
+            raise TypeError(msg)
+        namespace[name] = value
+    namespace["__module__"] = module if module is not None else caller_module(2)
+    return type(typename, (base,), namespace)

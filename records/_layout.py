@@ -1,0 +1,210 @@
+"""
+Give instances of a record class the memory layout of a plain tuple.
+
+A class statement without ``__slots__`` gives every instance a ``__dict__``:
+8 more bytes per instance on CPython 3.10 and 3.11, 16 more from 3.12 on, and
+arbitrary attributes can be set. ``Record`` has no metaclass, so it cannot put
+``__slots__ = ()`` into the namespace before the class exists. Instead, from
+``__init_subclass__`` (before any instance of the new class can exist), the
+new type object is edited into exactly what CPython builds for
+``__slots__ = ()``:
+
+* 3.10, 3.11: ``tp_basicsize`` gives back the dict pointer's bytes and
+  ``tp_dictoffset`` becomes 0;
+* 3.12, 3.13: ``Py_TPFLAGS_MANAGED_DICT`` is cleared and ``tp_dictoffset``
+  becomes 0 (the managed dict lived in a pre-header, not in ``tp_basicsize``);
+* then ``tp_getset`` is cleared, the ``__dict__`` descriptor is removed from
+  the type's dict, and ``PyType_Modified`` drops cached lookups.
+
+Safety: nothing is written unless (1) the interpreter is a CPython version
+listed here, not free-threaded; (2) at first use, the ctypes view of
+``PyTypeObject`` reads back the values Python reports for several known types;
+(3) patching a probe class gives a class whose instances have exactly a
+tuple's size and no ``__dict__``; and (4) the class being patched differs from
+its base by exactly the dict CPython added. Where any check fails,
+``remove_instance_dict`` returns ``False`` and the caller keeps the dict
+slot and forbids setting attributes instead.
+
+``ctypes`` is imported on first use, not with ``records`` (it costs 1-3 ms).
+"""
+
+from __future__ import annotations
+
+import sys
+from _thread import allocate_lock
+
+from ._compat import CPYTHON
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# Py_TPFLAGS_MANAGED_DICT (Include/object.h, 3.12 and 3.13).
+_MANAGED_DICT = 1 << 4
+
+#: Versions whose type layout the patch was written and tested for. An
+#: unknown version (3.14+) falls back until it is checked.
+SUPPORTED_VERSIONS = {(3, 10): "dictoffset", (3, 11): "dictoffset", (3, 12): "managed", (3, 13): "managed"}
+
+_lock = allocate_lock()
+_patcher: Callable[[type], bool] | None = None
+_resolved = False
+
+
+def remove_instance_dict(cls: type) -> bool:
+    """
+    Remove the per-instance ``__dict__`` CPython gave *cls*.
+
+    Returns ``True`` when instances of *cls* have no ``__dict__`` (already or
+    now), ``False`` when the layout could not be changed safely here.
+    """
+    if cls.__dictoffset__ == 0 and not cls.__flags__ & _MANAGED_DICT:
+        return True
+    patcher = _patcher if _resolved else _resolve()
+    return patcher is not None and patcher(cls)
+
+
+def supported() -> bool:
+    """Return whether this interpreter can drop the instance dict."""
+    return (_patcher if _resolved else _resolve()) is not None
+
+
+def _resolve() -> Callable[[type], bool] | None:
+    global _patcher, _resolved
+    with _lock:
+        if not _resolved:
+            _patcher = _build_patcher()
+            _resolved = True
+    return _patcher
+
+
+def _build_patcher() -> Callable[[type], bool] | None:
+    strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
+    if not CPYTHON or strategy is None or "t" in getattr(sys, "abiflags", ""):
+        return None
+    try:
+        return _make_patcher(strategy)
+    except Exception:  # pragma: no cover - any surprise means "do not patch"
+        return None
+
+
+def _make_patcher(strategy: str) -> Callable[[type], bool] | None:  # noqa: C901
+    import ctypes
+    import gc
+
+    c_ssize, c_ptr = ctypes.c_ssize_t, ctypes.c_void_p
+    pointer_size = ctypes.sizeof(c_ptr)
+    slot_names = (
+        "tp_getattr tp_setattr tp_as_async tp_repr tp_as_number tp_as_sequence "
+        "tp_as_mapping tp_hash tp_call tp_str tp_getattro tp_setattro tp_as_buffer"
+    ).split()
+    after_weaklist = (
+        "tp_iter tp_iternext tp_methods tp_members tp_getset tp_base tp_dict "
+        "tp_descr_get tp_descr_set"
+    ).split()
+
+    class TypeObject(ctypes.Structure):
+        """The head of CPython's ``PyTypeObject``, up to ``tp_dictoffset``."""
+
+        _fields_ = [  # noqa: RUF012
+            ("ob_refcnt", c_ssize),
+            ("ob_type", c_ptr),
+            ("ob_size", c_ssize),
+            ("tp_name", c_ptr),
+            ("tp_basicsize", c_ssize),
+            ("tp_itemsize", c_ssize),
+            ("tp_dealloc", c_ptr),
+            ("tp_vectorcall_offset", c_ssize),
+            *((name, c_ptr) for name in slot_names),
+            ("tp_flags", ctypes.c_ulong),
+            ("tp_doc", c_ptr),
+            ("tp_traverse", c_ptr),
+            ("tp_clear", c_ptr),
+            ("tp_richcompare", c_ptr),
+            ("tp_weaklistoffset", c_ssize),
+            *((name, c_ptr) for name in after_weaklist),
+            ("tp_dictoffset", c_ssize),
+        ]
+
+    def type_dict(cls: type) -> dict[str, object] | None:
+        referents = gc.get_referents(cls.__dict__)
+        found = referents[0] if len(referents) == 1 else None
+        return found if type(found) is dict else None
+
+    class _DictProbe:
+        pass
+
+    class _TupleProbe(tuple):  # type: ignore[type-arg]  # noqa: SLOT001
+        pass
+
+    for known in (tuple, type, object, int, _DictProbe, _TupleProbe):
+        view = TypeObject.from_address(id(known))
+        base = known.__base__
+        if (
+            view.tp_basicsize != known.__basicsize__
+            or view.tp_itemsize != known.__itemsize__
+            or view.tp_flags != known.__flags__
+            or view.tp_weaklistoffset != known.__weakrefoffset__
+            or view.tp_dictoffset != known.__dictoffset__
+            or (view.tp_base or 0) != (id(base) if base is not None else 0)
+        ):
+            return None
+    probe_dict = type_dict(_TupleProbe)
+    if probe_dict is None or TypeObject.from_address(id(_TupleProbe)).tp_dict != id(probe_dict):
+        return None
+    getset_type = type(probe_dict.get("__dict__"))
+
+    type_modified = ctypes.pythonapi.PyType_Modified
+    type_modified.argtypes = [ctypes.py_object]
+    type_modified.restype = None
+    managed = strategy == "managed"
+
+    def patch(cls: type) -> bool:
+        base = cls.__base__
+        assert base is not None
+        if base.__dictoffset__ != 0 or base.__flags__ & _MANAGED_DICT:
+            return False
+        if cls.__itemsize__ != base.__itemsize__ or cls.__weakrefoffset__ != base.__weakrefoffset__:
+            return False
+        if managed:
+            expected = (
+                cls.__flags__ & _MANAGED_DICT
+                and cls.__dictoffset__ == -1
+                and cls.__basicsize__ == base.__basicsize__
+            )
+        else:
+            expected = (
+                cls.__dictoffset__ == -pointer_size
+                and cls.__basicsize__ == base.__basicsize__ + pointer_size
+            )
+        namespace = type_dict(cls)
+        if not expected or namespace is None:
+            return False
+        descriptor = namespace.get("__dict__")
+        if type(descriptor) is not getset_type or descriptor.__objclass__ is not cls:  # type: ignore[attr-defined]
+            return False
+        view = TypeObject.from_address(id(cls))
+        if managed:
+            view.tp_flags &= ~_MANAGED_DICT
+        else:
+            view.tp_basicsize -= pointer_size
+        view.tp_dictoffset = 0
+        view.tp_getset = None
+        del namespace["__dict__"]
+        type_modified(cls)
+        return True
+
+    class _PatchedProbe(tuple):  # type: ignore[type-arg]  # noqa: SLOT001
+        pass
+
+    if not patch(_PatchedProbe):
+        return None
+    instance = _PatchedProbe((1, 2))
+    if (
+        sys.getsizeof(instance) != sys.getsizeof((1, 2))
+        or hasattr(instance, "__dict__")
+        or _PatchedProbe.__basicsize__ != tuple.__basicsize__
+        or _PatchedProbe.__dictoffset__ != 0
+    ):
+        return None
+    return patch

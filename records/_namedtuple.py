@@ -1,0 +1,162 @@
+"""
+``records.namedtuple``: ``collections.namedtuple`` without ``eval``.
+
+The result is the same class CPython builds — same attributes, docstrings,
+error messages and pickles — except that ``__new__`` comes from the shape cache
+in ``_codegen`` instead of an ``eval``'d lambda, so building a class compiles
+nothing once its shape has been seen, and no field name is ever compiled.
+"""
+
+from __future__ import annotations
+
+import sys
+from keyword import iskeyword
+
+from ._accessors import accessor
+from ._codegen import make_constructor
+from ._compat import PY_3_13_PLUS, UNKNOWN_FIELD_ERROR, caller_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+_tuple_new = tuple.__new__
+
+
+def namedtuple(
+    typename: str,
+    field_names: str | Iterable[str],
+    *,
+    rename: bool = False,
+    defaults: Iterable[Any] | None = None,
+    module: str | None = None,
+) -> type[tuple[Any, ...]]:
+    """
+    Return a new subclass of tuple with named fields: a drop-in for
+    ``collections.namedtuple``, with the same arguments, results and errors.
+
+    >>> from records import namedtuple
+    >>> Point = namedtuple("Point", ["x", "y"], defaults=[0])
+    >>> Point.__doc__
+    'Point(x, y)'
+    >>> p = Point(11)
+    >>> p
+    Point(x=11, y=0)
+    >>> p._replace(y=22)._asdict()
+    {'x': 11, 'y': 22}
+    """
+    if isinstance(field_names, str):
+        field_names = field_names.replace(",", " ").split()
+    names = list(map(str, field_names))
+    typename = sys.intern(str(typename))
+
+    if rename:
+        seen: set[str] = set()
+        for index, name in enumerate(names):
+            if not name.isidentifier() or iskeyword(name) or name.startswith("_") or name in seen:
+                names[index] = f"_{index}"
+            seen.add(name)
+
+    for name in [typename, *names]:
+        if type(name) is not str:
+            msg = "Type names and field names must be strings"
+            raise TypeError(msg)
+        if not name.isidentifier():
+            msg = f"Type names and field names must be valid identifiers: {name!r}"
+            raise ValueError(msg)
+        if iskeyword(name):
+            msg = f"Type names and field names cannot be a keyword: {name!r}"
+            raise ValueError(msg)
+
+    seen = set()
+    for name in names:
+        if name.startswith("_") and not rename:
+            msg = f"Field names cannot start with an underscore: {name!r}"
+            raise ValueError(msg)
+        if name in seen:
+            msg = f"Encountered duplicate field name: {name!r}"
+            raise ValueError(msg)
+        seen.add(name)
+
+    field_defaults: dict[str, Any] = {}
+    if defaults is not None:
+        defaults = tuple(defaults)
+        if len(defaults) > len(names):
+            msg = "Got more default values than field names"
+            raise TypeError(msg)
+        field_defaults = dict(zip(names[len(names) - len(defaults) :], defaults))
+
+    fields = tuple(map(sys.intern, names))
+    arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
+    globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
+    __new__ = make_constructor(fields, defaults, None, globals_)
+    __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
+    _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
+    for method in (__new__, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+        method.__qualname__ = f"{typename}.{method.__name__}"
+
+    namespace: dict[str, Any] = {
+        "__doc__": f"{typename}({arg_list})",
+        "__slots__": (),
+        "_fields": fields,
+        "_field_defaults": field_defaults,
+        "__new__": __new__,
+        "_make": _make,
+        "_replace": _replace,
+        "__repr__": __repr__,
+        "_asdict": _asdict,
+        "__getnewargs__": __getnewargs__,
+        "__match_args__": fields,
+    }
+    if PY_3_13_PLUS:
+        namespace["__replace__"] = _replace
+    for index, name in enumerate(fields):
+        namespace[name] = accessor(index)
+    result = type(typename, (tuple,), namespace)
+
+    if module is None:
+        module = caller_module(1)
+    if module is not None:
+        result.__module__ = module
+    return result
+
+
+def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    """Return the methods of a named tuple class, as closures over its fields."""
+    num_fields = len(fields)
+    repr_format = "(" + ", ".join([f"{name}=%r" for name in fields]) + ")"
+    _len, _map, _dict, _zip, _tuple = len, map, dict, zip, tuple
+
+    @classmethod  # type: ignore[misc]
+    def _make(cls: Any, iterable: Iterable[Any]) -> Any:
+        result = _tuple_new(cls, iterable)
+        if _len(result) != num_fields:
+            msg = f"Expected {num_fields} arguments, got {len(result)}"
+            raise TypeError(msg)
+        return result
+
+    _make.__func__.__doc__ = f"Make a new {typename} object from a sequence or iterable"
+
+    def _replace(self: Any, /, **kwds: Any) -> Any:
+        result = self._make(_map(kwds.pop, fields, self))
+        if kwds:
+            msg = f"Got unexpected field names: {list(kwds)!r}"
+            raise UNKNOWN_FIELD_ERROR(msg)
+        return result
+
+    _replace.__doc__ = f"Return a new {typename} object replacing specified fields with new values"
+
+    def __repr__(self: Any) -> str:
+        "Return a nicely formatted representation string"
+        return self.__class__.__name__ + repr_format % self  # type: ignore[no-any-return]
+
+    def _asdict(self: Any) -> dict[str, Any]:
+        "Return a new dict which maps field names to their values."
+        return _dict(_zip(self._fields, self))
+
+    def __getnewargs__(self: Any) -> tuple[Any, ...]:
+        "Return self as a plain tuple.  Used by copy and pickle."
+        return _tuple(self)
+
+    return _make, _replace, __repr__, _asdict, __getnewargs__

@@ -1,0 +1,341 @@
+"""
+``Record``: the base class that turns an annotated class body into a tuple type.
+
+What ``Record.__init_subclass__`` does with each name, by where it comes from:
+
+====================================  ============================================
+The class body ...                    records ...
+====================================  ============================================
+annotates ``x: T`` (not ClassVar)     makes field ``x``; its value, if any, is
+                                      the default (or a ``field()``)
+annotates ``x: ClassVar[T]``          leaves it a class attribute
+defines ``__new__``                   keeps it; ``super().__new__`` builds from
+                                      the fields
+defines ``__repr__``, ``_replace``,   keeps them (the inherited versions from
+``_make``, ``_asdict``, any method    ``Record`` are only defaults)
+defines ``__match_args__``            keeps it
+has a docstring                       keeps it; otherwise ``"Point(x, y)"``
+defines ``_fields``,                  raises ``TypeError``: these are computed
+``_field_defaults``                   from the annotations
+re-annotates an inherited field       raises ``TypeError``
+====================================  ============================================
+
+A subclass without field annotations adds only methods: it shares its parent's
+fields, constructor and accessors.
+"""
+
+from __future__ import annotations
+
+import sys
+from _thread import get_ident
+
+from . import _rules
+from ._accessors import accessor
+from ._codegen import make_constructor
+from ._compat import UNKNOWN_FIELD_ERROR, is_classvar, own_annotations
+from ._fields import FACTORY, MISSING, Field
+from ._layout import remove_instance_dict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from types import FunctionType
+    from typing import Any
+
+    from typing_extensions import Self
+
+_tuple_new = tuple.__new__
+
+# (id(record), thread id) of every record whose repr is being computed, so that
+# a record reachable from its own fields prints as "..." instead of recursing.
+_repr_running: set[tuple[int, int]] = set()
+
+
+class Record(tuple):  # type: ignore[type-arg]
+    """
+    Base class for immutable records that are tuples.
+
+    Subclass it with annotated fields; the class becomes a ``tuple`` subclass
+    with one read-only accessor per field, a constructor that takes the fields
+    by position or keyword, and the ``collections.namedtuple`` API.
+
+    >>> from records import Record
+    >>> class Point(Record):
+    ...     x: int
+    ...     y: int = 0
+    >>> p = Point(1, y=2)
+    >>> p
+    Point(x=1, y=2)
+    >>> p.x, p[1], len(p), isinstance(p, tuple)
+    (1, 2, 2, True)
+    >>> p._replace(y=5)
+    Point(x=1, y=5)
+    """
+
+    __slots__ = ()
+
+    #: The field names, in order.
+    _fields: tuple[str, ...] = ()
+    #: Plain default values by field name (fields with a factory are not in it).
+    _field_defaults: dict[str, Any] = {}  # noqa: RUF012
+    #: Default factories by field name.
+    __record_factories__: Mapping[str, Callable[[], Any]] = {}  # noqa: RUF012
+    __match_args__: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _build(cls)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """
+        Build a record of *cls* from its fields.
+
+        Every record class with fields has a generated ``__new__`` of its own;
+        this one is reached through ``super().__new__(cls, ...)`` from a
+        ``__new__`` defined in a record's body, and for records without fields.
+        """
+        if cls is Record:
+            msg = "Record cannot be instantiated directly: subclass it and declare fields"
+            raise TypeError(msg)
+        constructor = _constructor(cls, cls._fields, cls._field_defaults, cls.__record_factories__)
+        return constructor(cls, *args, **kwargs)  # type: ignore[no-any-return]
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:
+        """Make a new record from a sequence or iterable of field values."""
+        result = _tuple_new(cls, iterable)
+        if len(result) != len(cls._fields):
+            msg = f"Expected {len(cls._fields)} arguments, got {len(result)}"
+            raise TypeError(msg)
+        return result
+
+    def _replace(self, /, **changes: Any) -> Self:
+        """Return a new record with the given fields replaced by new values."""
+        result = self._make(map(changes.pop, self._fields, self))
+        if changes:
+            msg = f"Got unexpected field names: {list(changes)!r}"
+            raise UNKNOWN_FIELD_ERROR(msg)
+        return result
+
+    def __replace__(self, /, **changes: Any) -> Self:
+        """Support ``copy.replace()`` (Python 3.13+)."""
+        return self._replace(**changes)
+
+    def _asdict(self) -> dict[str, Any]:
+        """Return a new dict which maps field names to their values."""
+        return dict(zip(self._fields, self))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        """Return self as a plain tuple; used by copy and pickle."""
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        key = (id(self), get_ident())
+        if key in _repr_running:
+            return "..."
+        _repr_running.add(key)
+        try:
+            items = ", ".join([f"{name}={value!r}" for name, value in zip(self._fields, self)])
+        finally:
+            _repr_running.discard(key)
+        return f"{self.__class__.__name__}({items})"
+
+    @classmethod
+    def define(
+        cls,
+        typename: str,
+        fields: Iterable[tuple[str, Any]] | Mapping[str, Any],
+        *,
+        defaults: Mapping[str, Any] | None = None,
+        module: str | None = None,
+    ) -> type[Self]:
+        """
+        Create a record class from a list of fields: the functional form.
+
+        Args:
+            typename: The class name; a valid identifier.
+            fields: ``(name, type)`` pairs, or a mapping from name to type.
+            defaults: Default values by field name; a value may be a
+                ``field(...)``. Defaulted fields must come after the others.
+            module: The class's ``__module__`` (for pickling); by default the
+                caller's module.
+
+        Returns:
+            A subclass of *cls* (``Record`` or a record to extend), built like
+            the equivalent class statement. Names are validated first, and
+            never executed as code.
+
+        >>> from records import Record
+        >>> Point = Record.define("Point", [("x", int), ("y", int)], defaults={"y": 0})
+        >>> Point(1)
+        Point(x=1, y=0)
+        """
+        from ._functional import define
+
+        return define(cls, typename, fields, defaults=defaults, module=module)
+
+
+def _fields_source(cls: type[Record]) -> type[Record]:
+    """
+    Return the class in *cls*'s MRO that its inherited fields come from.
+
+    That is the nearest record class that declared fields, or ``Record``. Any
+    other record base that declares fields must be one of its ancestors.
+    """
+    source: type[Record] = Record
+    for klass in cls.__mro__[1:]:
+        if "_fields" in klass.__dict__ and klass.__dict__["_fields"] and issubclass(klass, Record):
+            if source is Record:
+                source = klass
+            elif not issubclass(source, klass):
+                msg = _rules.two_record_bases_message(cls.__name__, source.__name__, klass.__name__)
+                raise TypeError(msg)
+    return source
+
+
+def _declaring_class(source: type[Record], name: str) -> type[Record]:
+    """Return the class in *source*'s MRO whose body declared field *name*."""
+    for klass in source.__mro__:
+        if name in own_annotations(klass):
+            return klass
+    return source  # pragma: no cover - every inherited field was declared somewhere
+
+
+def _field_types(source: type[Record]) -> dict[str, Any]:
+    """Return the annotation of every field of *source*, by name."""
+    types: dict[str, Any] = {}
+    for klass in reversed(source.__mro__):
+        if issubclass(klass, Record) and klass is not Record:
+            annotations = own_annotations(klass)
+            types.update((name, annotations[name]) for name in annotations if name in source._fields)
+    return types
+
+
+def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
+    """Turn the freshly created class *cls* into a record type."""
+    record = cls.__name__
+    namespace = cls.__dict__
+    for name in _rules.COMPUTED_NAMES:
+        if name in namespace:
+            raise TypeError(_rules.computed_name_message(record, name))
+    source = _fields_source(cls)
+    annotations = own_annotations(cls)
+    own = [name for name, annotation in annotations.items() if not is_classvar(annotation)]
+
+    if own:
+        inherited: tuple[str, ...] = source._fields
+        inherited_defaults = source._field_defaults
+        factories = source.__record_factories__
+        previous_default = inherited[-1] if inherited and (inherited_defaults or factories) else None
+        defaults = dict(inherited_defaults)
+        own_factories: dict[str, Callable[[], Any]] = {}
+        docs: list[str | None] = []
+        for name in own:
+            message = _rules.invalid_name_message(record, name)
+            if message is not None:
+                raise ValueError(message)
+            if name in inherited:
+                declared_in = _declaring_class(source, name).__name__
+                raise TypeError(_rules.inherited_field_message(record, name, declared_in))
+            value = namespace.get(name, MISSING)
+            factory = MISSING
+            doc = None
+            if isinstance(value, Field):
+                factory = value.default_factory
+                doc = value.doc
+                if value.default is not MISSING and factory is not MISSING:
+                    raise TypeError(_rules.default_and_factory_message(record, name))
+                if factory is not MISSING and not callable(factory):
+                    raise TypeError(_rules.factory_not_callable_message(record, name, factory))
+                value = value.default
+            if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
+                raise ValueError(_rules.mutable_default_message(record, name, value))
+            if factory is not MISSING:
+                own_factories[name] = factory
+                previous_default = name
+            elif value is not MISSING:
+                defaults[name] = value
+                previous_default = name
+            elif previous_default is not None:
+                raise TypeError(_rules.field_order_message(record, name, previous_default))
+            docs.append(doc)
+        names = (*inherited, *own)
+        if own_factories:
+            factories = {**factories, **own_factories}
+
+    if not remove_instance_dict(cls):
+        _forbid_attribute_changes(cls)
+    if "__doc__" not in namespace or namespace["__doc__"] is None:
+        cls.__doc__ = f"{record}({', '.join(cls._fields if not own else names)})"
+    if "__class_getitem__" not in namespace and _is_generic(cls):
+        cls.__class_getitem__ = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
+    if not own:
+        return
+
+    cls._fields = names
+    cls._field_defaults = defaults
+    if own_factories:
+        cls.__record_factories__ = factories
+    if "__match_args__" not in namespace:
+        cls.__match_args__ = names
+    first = len(inherited)
+    for index, name in enumerate(own):
+        setattr(cls, name, accessor(first + index, docs[index]))
+    if "__new__" in namespace:
+        return
+    generated = _constructor(cls, names, defaults, factories)
+    types = _field_types(source) if inherited else {}
+    types.update((name, annotations[name]) for name in own)
+    generated.__annotations__ = types
+    cls.__new__ = staticmethod(generated)  # type: ignore[assignment]
+
+
+def _constructor(
+    cls: type[Record],
+    names: tuple[str, ...],
+    defaults: Mapping[str, Any],
+    factories: Mapping[str, Callable[[], Any]],
+) -> FunctionType:
+    """Return a ``__new__`` for *cls* with fields *names*."""
+    first_default = len(names)
+    factory_by_index: dict[int, Callable[[], Any]] = {}
+    for index in range(len(names) - 1, -1, -1):
+        name = names[index]
+        if name in factories:
+            factory_by_index[index] = factories[name]
+        elif name not in defaults:
+            break
+        first_default = index
+    default_values = (
+        tuple([defaults.get(name, FACTORY) for name in names[first_default:]])
+        if first_default < len(names)
+        else None
+    )
+    function = make_constructor(names, default_values, factory_by_index)
+    function.__qualname__ = f"{cls.__qualname__}.__new__"
+    function.__module__ = cls.__module__
+    function.__doc__ = f"Create new instance of {cls.__name__}({', '.join(names)})"
+    return function
+
+
+def _is_generic(cls: type) -> bool:
+    typing = sys.modules.get("typing")
+    return typing is not None and issubclass(cls, typing.Generic)
+
+
+def _forbid_attribute_changes(cls: type[Record]) -> None:
+    """Make setting or deleting attributes raise, where the dict slot stays."""
+    if "__setattr__" not in cls.__dict__:
+        cls.__setattr__ = _frozen_setattr  # type: ignore[assignment]
+    if "__delattr__" not in cls.__dict__:
+        cls.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+
+
+def _frozen_setattr(self: Record, name: str, value: object) -> None:
+    msg = f"record {type(self).__name__!r} is immutable: cannot set attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def _frozen_delattr(self: Record, name: str) -> None:
+    msg = f"record {type(self).__name__!r} is immutable: cannot delete attribute {name!r}"
+    raise AttributeError(msg)

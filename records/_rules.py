@@ -1,0 +1,107 @@
+"""
+The rules a record definition must follow, and every message that breaks one.
+
+Pure and standard-library only: the mypy plugin reports the same texts, so the
+runtime and the type checker never drift apart.
+"""
+
+from __future__ import annotations
+
+from keyword import iskeyword
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: Mutable default values that must be given through ``default_factory``.
+MUTABLE_DEFAULT_TYPES = (list, dict, set)
+
+#: Names a class body may not define, because records compute them.
+COMPUTED_NAMES = frozenset({"_fields", "_field_defaults", "__record_factories__"})
+
+
+def invalid_name_message(record: str, name: object) -> str | None:
+    """
+    Return why *name* cannot name a field of *record*, or ``None`` if it can.
+    """
+    if type(name) is not str:
+        return f"record {record!r}: field names must be strings, not {type(name).__name__!r}"
+    if not name.isidentifier():
+        return f"record {record!r}: field name {name!r} is not a valid identifier"
+    if iskeyword(name):
+        return f"record {record!r}: field name {name!r} is a keyword"
+    if name.startswith("_"):
+        return f"record {record!r}: field name {name!r} starts with an underscore"
+    return None
+
+
+def invalid_typename_message(typename: object) -> str | None:
+    """
+    Return why *typename* cannot name a record type, or ``None`` if it can.
+    """
+    if type(typename) is not str:
+        return f"record type names must be strings, not {type(typename).__name__!r}"
+    if not typename.isidentifier() or iskeyword(typename):
+        return f"record type name {typename!r} is not a valid identifier"
+    return None
+
+
+def duplicate_field_message(record: str, name: str) -> str:
+    """Message for a field declared twice in one record."""
+    return f"record {record!r}: duplicate field {name!r}"
+
+
+def inherited_field_message(record: str, name: str, base: str) -> str:
+    """Message for a field that redefines one inherited from *base*."""
+    return f"record {record!r}: field {name!r} is already defined in base record {base!r}"
+
+
+def field_order_message(record: str, name: str, previous: str) -> str:
+    """Message for a field without a default after one with a default."""
+    return f"record {record!r}: non-default field {name!r} follows default field {previous!r}"
+
+
+def mutable_default_message(record: str, name: str, value: object) -> str:
+    """Message for a ``list``, ``dict`` or ``set`` instance used as a default."""
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    factory = type(value).__name__
+    return (
+        f"record {record!r}: mutable default {shown} for field {name!r} is not allowed: "
+        f"use field(default_factory={factory})"
+    )
+
+
+def default_and_factory_message(record: str, name: str) -> str:
+    """Message for ``field()`` given both a default and a factory."""
+    return f"record {record!r}: field {name!r} cannot have both a default and a default_factory"
+
+
+def factory_not_callable_message(record: str, name: str, factory: object) -> str:
+    """Message for a ``default_factory`` that cannot be called."""
+    return (
+        f"record {record!r}: default_factory for field {name!r} must be callable, "
+        f"not {type(factory).__name__!r}"
+    )
+
+
+def computed_name_message(record: str, name: str) -> str:
+    """Message for a class body that defines a name records compute."""
+    return f"record {record!r}: {name!r} is computed from the annotations and cannot be defined"
+
+
+def two_record_bases_message(record: str, first: str, second: str) -> str:
+    """Message for a record with two unrelated record bases."""
+    return (
+        f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
+    )
+
+
+def check_unique(record: str, names: Iterable[str]) -> None:
+    """Raise ``ValueError`` if a name occurs twice in *names*."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(duplicate_field_message(record, name))
+        seen.add(name)
