@@ -13,6 +13,7 @@ default docstrings and, on the fallback path, the ``itemgetter`` objects.
 from __future__ import annotations
 
 import sys
+from _thread import allocate_lock
 from operator import itemgetter
 
 TYPE_CHECKING = False
@@ -24,19 +25,30 @@ try:
 except ImportError:  # pragma: no cover - PyPy and other interpreters
     _tuplegetter = None
 
-# Both caches map a field index to an immutable object and grow only to the
-# widest record made so far. dict.setdefault is atomic, so racing threads agree
-# on one object per index.
-_default_docs: dict[int, str] = {}
+# The interned default docstrings, by field index: a list that only grows,
+# under a lock, so that every index always holds its own text.
+_default_docs: list[str] = []
+_docs_lock = allocate_lock()
+# pure-Python getters by field index; dict.setdefault is atomic, so racing
+# threads agree on one object per index.
 _itemgetters: dict[int, itemgetter[Any]] = {}
+
+
+def default_docs(count: int) -> list[str]:
+    """
+    Return a list whose first *count* items are the default docstrings of the
+    accessors at those indexes (``'Alias for field number N'``, interned).
+    """
+    docs = _default_docs
+    if len(docs) < count:
+        with _docs_lock:
+            docs.extend(sys.intern(f"Alias for field number {i}") for i in range(len(docs), count))
+    return docs
 
 
 def default_doc(index: int) -> str:
     """Return the interned default docstring of the accessor at *index*."""
-    doc = _default_docs.get(index)
-    if doc is None:
-        doc = _default_docs.setdefault(index, sys.intern(f"Alias for field number {index}"))
-    return doc
+    return default_docs(index + 1)[index]
 
 
 def python_accessor(index: int, doc: str | None) -> property:
@@ -47,13 +59,13 @@ def python_accessor(index: int, doc: str | None) -> property:
     return property(getter, doc=doc)
 
 
+#: ``make_accessor(index, doc)``: the fastest accessor this interpreter has.
+make_accessor: Any = _tuplegetter if _tuplegetter is not None else python_accessor
+
+
 def accessor(index: int, doc: str | None = None) -> Any:
     """
     Return a read-only descriptor for item *index*, documented by *doc*
     (``'Alias for field number N'`` when ``None``).
     """
-    if doc is None:
-        doc = default_doc(index)
-    if _tuplegetter is not None:
-        return _tuplegetter(index, doc)
-    return python_accessor(index, doc)  # pragma: no cover - PyPy
+    return make_accessor(index, default_doc(index) if doc is None else doc)

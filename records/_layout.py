@@ -47,48 +47,59 @@ _MANAGED_DICT = 1 << 4
 SUPPORTED_VERSIONS = {(3, 10): "dictoffset", (3, 11): "dictoffset", (3, 12): "managed", (3, 13): "managed"}
 
 _lock = allocate_lock()
-_patcher: Callable[[type], bool] | None = None
+_sealer: Callable[[type, dict[str, object]], bool] | None = None
 _resolved = False
 
 
-def remove_instance_dict(cls: type) -> bool:
+def seal(cls: type, attributes: dict[str, object]) -> bool:
     """
-    Remove the per-instance ``__dict__`` CPython gave *cls*.
+    Remove the per-instance ``__dict__`` CPython gave the new class *cls*, and
+    set *attributes* on it.
 
     Returns ``True`` when instances of *cls* have no ``__dict__`` (already or
-    now), ``False`` when the layout could not be changed safely here.
+    now), ``False`` when the layout could not be changed safely here; the
+    attributes are set either way.
+
+    Where the patch applies, *attributes* but one go straight into the type's
+    dict, and the last through ``type.__setattr__``, which also calls
+    ``PyType_Modified`` (instead of one ``type.__setattr__`` each). That skips only ``type.__setattr__``'s slot updates, so *attributes*
+    must not hold names backed by a type slot, except ``__doc__`` and
+    ``__new__`` on a class that inherits a ``__new__`` written in Python (its
+    ``tp_new`` already looks ``__new__`` up at each call).
     """
-    if cls.__dictoffset__ == 0 and not cls.__flags__ & _MANAGED_DICT:
-        return True
-    patcher = _patcher if _resolved else _resolve()
-    return patcher is not None and patcher(cls)
+    sealer = _sealer if _resolved else _resolve()
+    if sealer is not None:
+        return sealer(cls, attributes)
+    for name, value in attributes.items():
+        setattr(cls, name, value)
+    return cls.__dictoffset__ == 0
 
 
 def supported() -> bool:
     """Return whether this interpreter can drop the instance dict."""
-    return (_patcher if _resolved else _resolve()) is not None
+    return (_sealer if _resolved else _resolve()) is not None
 
 
-def _resolve() -> Callable[[type], bool] | None:
-    global _patcher, _resolved
+def _resolve() -> Callable[[type, dict[str, object]], bool] | None:
+    global _sealer, _resolved
     with _lock:
         if not _resolved:
-            _patcher = _build_patcher()
+            _sealer = _build_sealer()
             _resolved = True
-    return _patcher
+    return _sealer
 
 
-def _build_patcher() -> Callable[[type], bool] | None:
+def _build_sealer() -> Callable[[type, dict[str, object]], bool] | None:
     strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
     if not CPYTHON or strategy is None or "t" in getattr(sys, "abiflags", ""):
         return None
     try:
-        return _make_patcher(strategy)
+        return _make_sealer(strategy)
     except Exception:  # pragma: no cover - any surprise means "do not patch"
         return None
 
 
-def _make_patcher(strategy: str) -> Callable[[type], bool] | None:  # noqa: C901
+def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | None:  # noqa: C901, PLR0915
     import ctypes
     import gc
 
@@ -159,45 +170,62 @@ def _make_patcher(strategy: str) -> Callable[[type], bool] | None:  # noqa: C901
     type_modified.restype = None
     managed = strategy == "managed"
 
-    def patch(cls: type) -> bool:
+    def seal(cls: type, attributes: dict[str, object]) -> bool:
+        namespace = type_dict(cls)
+        if namespace is None:  # pragma: no cover - verified on the probes
+            for name, value in attributes.items():
+                setattr(cls, name, value)
+            return cls.__dictoffset__ == 0
+        sealed = cls.__dictoffset__ == 0 and not cls.__flags__ & _MANAGED_DICT
+        if not sealed and _expected_delta(cls):
+            descriptor = namespace.get("__dict__")
+            if type(descriptor) is getset_type and descriptor.__objclass__ is cls:  # type: ignore[attr-defined]
+                view = TypeObject.from_address(id(cls))
+                if managed:
+                    view.tp_flags &= ~_MANAGED_DICT
+                else:
+                    view.tp_basicsize -= pointer_size
+                view.tp_dictoffset = 0
+                view.tp_getset = None
+                del namespace["__dict__"]
+                sealed = True
+        if attributes:
+            # type.__setattr__ runs PyType_Modified itself, which is cheaper
+            # than calling it through ctypes; it covers every write above.
+            last_name, last_value = attributes.popitem()
+            namespace.update(attributes)
+            setattr(cls, last_name, last_value)
+            attributes[last_name] = last_value
+        else:
+            type_modified(cls)
+        return sealed
+
+    def _expected_delta(cls: type) -> bool:
+        """Whether *cls* differs from its base by exactly a fresh instance dict."""
         base = cls.__base__
-        assert base is not None
-        if base.__dictoffset__ != 0 or base.__flags__ & _MANAGED_DICT:
-            return False
-        if cls.__itemsize__ != base.__itemsize__ or cls.__weakrefoffset__ != base.__weakrefoffset__:
+        if (
+            base is None
+            or base.__dictoffset__ != 0
+            or base.__flags__ & _MANAGED_DICT
+            or cls.__itemsize__ != base.__itemsize__
+            or cls.__weakrefoffset__ != base.__weakrefoffset__
+        ):
             return False
         if managed:
-            expected = (
+            return bool(
                 cls.__flags__ & _MANAGED_DICT
                 and cls.__dictoffset__ == -1
                 and cls.__basicsize__ == base.__basicsize__
             )
-        else:
-            expected = (
-                cls.__dictoffset__ == -pointer_size
-                and cls.__basicsize__ == base.__basicsize__ + pointer_size
-            )
-        namespace = type_dict(cls)
-        if not expected or namespace is None:
-            return False
-        descriptor = namespace.get("__dict__")
-        if type(descriptor) is not getset_type or descriptor.__objclass__ is not cls:  # type: ignore[attr-defined]
-            return False
-        view = TypeObject.from_address(id(cls))
-        if managed:
-            view.tp_flags &= ~_MANAGED_DICT
-        else:
-            view.tp_basicsize -= pointer_size
-        view.tp_dictoffset = 0
-        view.tp_getset = None
-        del namespace["__dict__"]
-        type_modified(cls)
-        return True
+        return (
+            cls.__dictoffset__ == -pointer_size
+            and cls.__basicsize__ == base.__basicsize__ + pointer_size
+        )
 
     class _PatchedProbe(tuple):  # type: ignore[type-arg]  # noqa: SLOT001
         pass
 
-    if not patch(_PatchedProbe):
+    if not seal(_PatchedProbe, {}):
         return None
     instance = _PatchedProbe((1, 2))
     if (
@@ -207,4 +235,4 @@ def _make_patcher(strategy: str) -> Callable[[type], bool] | None:  # noqa: C901
         or _PatchedProbe.__dictoffset__ != 0
     ):
         return None
-    return patch
+    return seal

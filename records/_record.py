@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import sys
 from _thread import get_ident
+from keyword import iskeyword
 
 from . import _rules
-from ._accessors import accessor
+from ._accessors import default_docs, make_accessor
 from ._codegen import make_constructor
 from ._compat import UNKNOWN_FIELD_ERROR, is_classvar, own_annotations
 from ._fields import FACTORY, MISSING, Field
-from ._layout import remove_instance_dict
+from ._layout import seal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,8 +98,7 @@ class Record(tuple):  # type: ignore[type-arg]
         if cls is Record:
             msg = "Record cannot be instantiated directly: subclass it and declare fields"
             raise TypeError(msg)
-        constructor = _constructor(cls, cls._fields, cls._field_defaults, cls.__record_factories__)
-        return constructor(cls, *args, **kwargs)  # type: ignore[no-any-return]
+        return _constructor(cls)(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
     @classmethod
     def _make(cls, iterable: Iterable[Any]) -> Self:
@@ -182,9 +182,12 @@ def _fields_source(cls: type[Record]) -> type[Record]:
     That is the nearest record class that declared fields, or ``Record``. Any
     other record base that declares fields must be one of its ancestors.
     """
+    bases = cls.__bases__
+    if len(bases) == 1 and (bases[0] is Record or "_fields" in bases[0].__dict__):
+        return bases[0]  # the common case: one record base that declared fields
     source: type[Record] = Record
     for klass in cls.__mro__[1:]:
-        if "_fields" in klass.__dict__ and klass.__dict__["_fields"] and issubclass(klass, Record):
+        if klass.__dict__.get("_fields") and issubclass(klass, Record):
             if source is Record:
                 source = klass
             elif not issubclass(source, klass):
@@ -212,115 +215,166 @@ def _field_types(source: type[Record]) -> dict[str, Any]:
 
 
 def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
-    """Turn the freshly created class *cls* into a record type."""
+    """
+    Turn the freshly created class *cls* into a record type.
+
+    This runs for every record class statement, so it is written for speed:
+    one pass over the annotations that validates each field and collects
+    everything the constructor needs; messages are built only on error paths.
+    """
     record = cls.__name__
     namespace = cls.__dict__
-    for name in _rules.COMPUTED_NAMES:
-        if name in namespace:
-            raise TypeError(_rules.computed_name_message(record, name))
+    if "_fields" in namespace or "_field_defaults" in namespace or "__record_factories__" in namespace:
+        name = min(_rules.COMPUTED_NAMES.intersection(namespace))
+        raise TypeError(_rules.computed_name_message(record, name))
     source = _fields_source(cls)
     annotations = own_annotations(cls)
-    own = [name for name, annotation in annotations.items() if not is_classvar(annotation)]
+    inherited: tuple[str, ...] = source._fields
+    names = inherited
+    attributes: dict[str, Any] = {}
 
-    if own:
-        inherited: tuple[str, ...] = source._fields
+    if annotations:
         inherited_defaults = source._field_defaults
         factories = source.__record_factories__
-        previous_default = inherited[-1] if inherited and (inherited_defaults or factories) else None
         defaults = dict(inherited_defaults)
-        own_factories: dict[str, Callable[[], Any]] = {}
-        docs: list[str | None] = []
-        for name in own:
-            message = _rules.invalid_name_message(record, name)
-            if message is not None:
-                raise ValueError(message)
+        # The constructor's __defaults__ and factories, by field index.
+        new_defaults: list[Any] = []
+        new_factories: dict[int, Callable[[], Any]] = {}
+        previous_default = None
+        if inherited_defaults or factories:
+            for index, name in enumerate(inherited):
+                if name in factories:
+                    new_factories[index] = factories[name]
+                    new_defaults.append(FACTORY)
+                elif name in inherited_defaults:
+                    new_defaults.append(inherited_defaults[name])
+            previous_default = inherited[-1]
+        own: list[str] = []
+        own_factories: dict[int, Callable[[], Any]] = {}
+        index = len(inherited)
+        docs = default_docs(index + len(annotations))
+        for name, annotation in annotations.items():
+            if annotation.__class__ is not type and is_classvar(annotation):
+                continue
+            if name.__class__ is not str or name[:1] == "_" or not name.isidentifier() or iskeyword(name):
+                raise ValueError(_rules.invalid_name_message(record, name))
             if name in inherited:
                 declared_in = _declaring_class(source, name).__name__
                 raise TypeError(_rules.inherited_field_message(record, name, declared_in))
-            value = namespace.get(name, MISSING)
-            factory = MISSING
-            doc = None
-            if isinstance(value, Field):
-                factory = value.default_factory
-                doc = value.doc
-                if value.default is not MISSING and factory is not MISSING:
-                    raise TypeError(_rules.default_and_factory_message(record, name))
-                if factory is not MISSING and not callable(factory):
-                    raise TypeError(_rules.factory_not_callable_message(record, name, factory))
-                value = value.default
-            if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
-                raise ValueError(_rules.mutable_default_message(record, name, value))
-            if factory is not MISSING:
-                own_factories[name] = factory
-                previous_default = name
-            elif value is not MISSING:
-                defaults[name] = value
-                previous_default = name
-            elif previous_default is not None:
-                raise TypeError(_rules.field_order_message(record, name, previous_default))
-            docs.append(doc)
+            doc = docs[index]
+            if name not in namespace:  # a mappingproxy: "in" and [] are fast, .get() is not
+                if previous_default is not None:
+                    raise TypeError(_rules.field_order_message(record, name, previous_default))
+            else:
+                value = namespace[name]
+                if value.__class__ is not Field:
+                    if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
+                        raise ValueError(_rules.mutable_default_message(record, name, value))
+                    defaults[name] = value
+                    new_defaults.append(value)
+                    previous_default = name
+                else:
+                    previous_default = _add_field_default(
+                        record, name, index, value, defaults, new_defaults, own_factories, previous_default
+                    )
+                    if value.doc is not None:
+                        doc = value.doc
+            attributes[name] = make_accessor(index, doc)
+            own.append(name)
+            index += 1
+
+    if annotations and own:
         names = (*inherited, *own)
+        attributes["_fields"] = names
+        attributes["_field_defaults"] = defaults
         if own_factories:
-            factories = {**factories, **own_factories}
+            new_factories.update(own_factories)
+            attributes["__record_factories__"] = {
+                **factories,
+                **{names[index]: factory for index, factory in own_factories.items()},
+            }
+        if "__match_args__" not in namespace:
+            attributes["__match_args__"] = names
+        if "__new__" not in namespace:
+            new = make_constructor(names, tuple(new_defaults) or None, new_factories)
+            new.__qualname__ = f"{cls.__qualname__}.__new__"
+            new.__module__ = cls.__module__
+            if inherited:
+                types = _field_types(source)
+                types.update((name, annotations[name]) for name in own)
+            elif len(own) == len(annotations):
+                types = dict(annotations)
+            else:
+                types = {name: annotations[name] for name in own}
+            new.__annotations__ = types
+            attributes["__new__"] = staticmethod(new)
 
-    if not remove_instance_dict(cls):
-        _forbid_attribute_changes(cls)
     if "__doc__" not in namespace or namespace["__doc__"] is None:
-        cls.__doc__ = f"{record}({', '.join(cls._fields if not own else names)})"
-    if "__class_getitem__" not in namespace and _is_generic(cls):
-        cls.__class_getitem__ = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
-    if not own:
-        return
-
-    cls._fields = names
-    cls._field_defaults = defaults
-    if own_factories:
-        cls.__record_factories__ = factories
-    if "__match_args__" not in namespace:
-        cls.__match_args__ = names
-    first = len(inherited)
-    for index, name in enumerate(own):
-        setattr(cls, name, accessor(first + index, docs[index]))
-    if "__new__" in namespace:
-        return
-    generated = _constructor(cls, names, defaults, factories)
-    types = _field_types(source) if inherited else {}
-    types.update((name, annotations[name]) for name in own)
-    generated.__annotations__ = types
-    cls.__new__ = staticmethod(generated)  # type: ignore[assignment]
+        attributes["__doc__"] = f"{record}({', '.join(names)})"
+    if "__parameters__" in namespace and "__class_getitem__" not in namespace:
+        # typing.Generic's subscription, not tuple's: Pair[int] must check
+        # its parameters, and tuple comes first in a generic record's MRO.
+        attributes["__class_getitem__"] = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
+    if not seal(cls, attributes):
+        _forbid_attribute_changes(cls)
 
 
-def _constructor(
-    cls: type[Record],
-    names: tuple[str, ...],
-    defaults: Mapping[str, Any],
-    factories: Mapping[str, Callable[[], Any]],
-) -> FunctionType:
-    """Return a ``__new__`` for *cls* with fields *names*."""
-    first_default = len(names)
-    factory_by_index: dict[int, Callable[[], Any]] = {}
-    for index in range(len(names) - 1, -1, -1):
-        name = names[index]
+def _add_field_default(  # noqa: PLR0913
+    record: str,
+    name: str,
+    index: int,
+    spec: Field,
+    defaults: dict[str, Any],
+    new_defaults: list[Any],
+    factories: dict[int, Callable[[], Any]],
+    previous_default: str | None,
+) -> str | None:
+    """
+    Record the default of field *name* given as ``field(...)`` *spec*; return
+    the name of the last field with a default so far.
+    """
+    default, factory = spec.default, spec.default_factory
+    if factory is not MISSING:
+        if default is not MISSING:
+            raise TypeError(_rules.default_and_factory_message(record, name))
+        if not callable(factory):
+            raise TypeError(_rules.factory_not_callable_message(record, name, factory))
+        factories[index] = factory
+        new_defaults.append(FACTORY)
+        return name
+    if default is not MISSING:
+        if isinstance(default, _rules.MUTABLE_DEFAULT_TYPES):
+            raise ValueError(_rules.mutable_default_message(record, name, default))
+        defaults[name] = default
+        new_defaults.append(default)
+        return name
+    if previous_default is not None:
+        raise TypeError(_rules.field_order_message(record, name, previous_default))
+    return None
+
+
+def _constructor(cls: type[Record]) -> FunctionType:
+    """
+    Return a ``__new__`` taking the fields of *cls*, for ``Record.__new__``.
+
+    Classes with fields get theirs from ``_build``; this slower path serves
+    ``super().__new__`` from a ``__new__`` written in a record's body.
+    """
+    names = cls._fields
+    defaults = cls._field_defaults
+    factories = cls.__record_factories__
+    new_defaults: list[Any] = []
+    new_factories: dict[int, Callable[[], Any]] = {}
+    for index, name in enumerate(names):
         if name in factories:
-            factory_by_index[index] = factories[name]
-        elif name not in defaults:
-            break
-        first_default = index
-    default_values = (
-        tuple([defaults.get(name, FACTORY) for name in names[first_default:]])
-        if first_default < len(names)
-        else None
-    )
-    function = make_constructor(names, default_values, factory_by_index)
+            new_factories[index] = factories[name]
+            new_defaults.append(FACTORY)
+        elif name in defaults:
+            new_defaults.append(defaults[name])
+    function = make_constructor(names, tuple(new_defaults) or None, new_factories)
     function.__qualname__ = f"{cls.__qualname__}.__new__"
     function.__module__ = cls.__module__
-    function.__doc__ = f"Create new instance of {cls.__name__}({', '.join(names)})"
     return function
-
-
-def _is_generic(cls: type) -> bool:
-    typing = sys.modules.get("typing")
-    return typing is not None and issubclass(cls, typing.Generic)
 
 
 def _forbid_attribute_changes(cls: type[Record]) -> None:
