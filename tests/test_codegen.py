@@ -1,0 +1,167 @@
+"""Generated constructors: compiled once per shape, never from user text."""
+
+import builtins
+import linecache
+import threading
+
+import pytest
+
+import records
+from records import Record, _codegen, field
+
+
+@pytest.fixture
+def no_compiling(monkeypatch):
+    """Make compile, exec and eval fail for the duration of a test."""
+
+    def refuse(*args, **kwargs):
+        msg = "compiled or executed code"
+        raise AssertionError(msg)
+
+    for name in ("compile", "exec", "eval"):
+        monkeypatch.setattr(builtins, name, refuse)
+
+
+class TestShapeCache:
+    """A shape compiles once; later classes reuse its code."""
+
+    def test_same_names_share_code(self):
+        """Two classes with the same fields share one code object."""
+        first = Record.define("First", [("alpha", int), ("beta", int)])
+        second = Record.define("Second", [("alpha", str), ("beta", str)])
+        assert first.__new__.__code__ is second.__new__.__code__
+
+    def test_cache_hit_compiles_nothing(self, no_compiling):
+        """A class statement whose shape is cached runs no compile/exec/eval."""
+
+        class Warm(Record):  # same shape as the module-level Point below
+            x: int
+            y: int = 0
+
+        assert (1, 0) == Warm(1)
+        assert (3, 4) == records.namedtuple("Other", "x y")(3, 4)
+
+    def test_new_names_same_arity_compile_nothing(self, no_compiling):
+        """New names on a known arity only rename the cached template."""
+        cls = Record.define("Renamed", [("kappa_unseen", int), ("lambda_unseen", int)])
+        assert (1, 2) == cls(lambda_unseen=2, kappa_unseen=1)
+
+    def test_factories_change_the_shape(self):
+        """Fields with factories get their own code, distinct from plain ones."""
+
+        class Plain(Record):
+            a: int
+            b: list = ()
+
+        class WithFactory(Record):
+            a: int
+            b: list = field(default_factory=list)
+
+        assert Plain.__new__.__code__ is not WithFactory.__new__.__code__
+        assert (1, []) == WithFactory(1)
+
+    def test_generated_source_has_no_user_text(self):
+        """The compiled source uses placeholders, never field names."""
+
+        class Secret(Record):
+            password_field: int
+            token_field: list = field(default_factory=list)
+
+        code = Secret.__new__.__code__
+        source = "".join(linecache.getlines(code.co_filename))
+        assert "def __new__(_cls, _0, _1):" in source
+        assert "password_field" not in source
+        assert "token_field" not in source
+        assert ("_cls", "password_field", "token_field") == code.co_varnames
+
+    def test_caches_are_bounded(self, monkeypatch):
+        """The code cache never grows past its bound."""
+        cache = _codegen._BoundedCache(8)
+        monkeypatch.setattr(_codegen, "_codes", cache)
+        for i in range(50):
+            Record.define(f"R{i}", [(f"name_{i}", int)])
+        assert len(cache) <= 8
+        assert (1,) == Record.define("Again", [("name_3", int)])(1)
+
+
+class TestHostileInput:
+    """No field or type name is ever executed."""
+
+    HOSTILE = [
+        "x=__import__('os').system('echo hi')",
+        "x):\n    import os\n    return os",
+        "__import__('builtins').setattr(__import__('builtins'), 'PWNED', 1)",
+        "x, y",
+        "{x}",
+        "a\nb",
+        "'",
+        "",
+    ]
+
+    @pytest.mark.parametrize("name", HOSTILE)
+    def test_record_define(self, name):
+        """Record.define refuses non-identifiers with ValueError."""
+        with pytest.raises(ValueError, match="is not a valid identifier"):
+            Record.define("Hostile", [(name, int)])
+        with pytest.raises(ValueError, match="is not a valid identifier"):
+            Record.define(name, [("x", int)])
+        assert not hasattr(builtins, "PWNED")
+
+    @pytest.mark.parametrize("name", HOSTILE)
+    def test_namedtuple(self, name):
+        """records.namedtuple refuses them as collections.namedtuple does."""
+        with pytest.raises(ValueError):
+            records.namedtuple("Hostile", [name])
+        with pytest.raises(ValueError):
+            records.namedtuple(name, ["x"])
+        assert not hasattr(builtins, "PWNED")
+
+    @pytest.mark.parametrize("name", HOSTILE)
+    def test_class_annotations(self, name):
+        """Annotations set by hand with hostile keys are refused."""
+        with pytest.raises(ValueError):
+            type("Hostile", (Record,), {"__annotations__": {name: int}})
+        assert not hasattr(builtins, "PWNED")
+
+    def test_hostile_rename_is_harmless(self):
+        """With rename=True hostile names become positional names."""
+        cls = records.namedtuple("Renamed", ["ok", "x=__import__('os')"], rename=True)
+        assert ("ok", "_1") == cls._fields
+        assert not hasattr(builtins, "PWNED")
+
+
+class TestThreads:
+    """Concurrent class creation gives correct, independent classes."""
+
+    def test_many_threads(self):
+        """Threads defining records of shared and distinct shapes agree."""
+        errors = []
+        barrier = threading.Barrier(8)
+
+        def work(worker):
+            try:
+                barrier.wait()
+                for i in range(200):
+                    names = [f"f{j}" for j in range(i % 7)] + [f"w{worker}_{i % 13}"]
+                    cls = Record.define(f"T{worker}_{i}", [(name, int) for name in names])
+                    values = tuple(range(len(names)))
+                    record = cls(*values)
+                    assert tuple(names) == cls._fields
+                    assert values == record
+                    assert values == tuple(getattr(record, name) for name in names)
+                    nt = records.namedtuple(f"N{worker}", names)
+                    assert values == nt(**dict(zip(names, values)))
+            except BaseException as error:  # noqa: BLE001
+                errors.append(error)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [] == errors
+
+
+class Point(Record):
+    x: int
+    y: int = 0

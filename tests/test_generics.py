@@ -1,0 +1,71 @@
+"""Generic records at runtime."""
+
+from typing import Generic, TypeVar, get_args, get_origin
+
+import pytest
+
+from records import Record
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+class Pair(Record, Generic[T]):
+    first: T
+    second: T
+
+
+class Mapping2(Record, Generic[T, U]):
+    key: T
+    value: U
+
+
+def test_subscripted_call():
+    """Pair[int](1, 2) builds a Pair."""
+    pair = Pair[int](1, 2)
+    assert (1, 2) == pair
+    assert type(pair) is Pair
+    assert not hasattr(pair, "__orig_class__")
+
+
+def test_subscription_is_typing_generic():
+    """Pair[int] is a typing alias with checked parameters."""
+    alias = Pair[int]
+    assert Pair is get_origin(alias)
+    assert (int,) == get_args(alias)
+    assert (T,) == Pair.__parameters__
+    with pytest.raises(TypeError):
+        Pair[int, str]
+    assert (int, str) == get_args(Mapping2[int, str])
+
+
+def test_generic_subclass_adds_fields():
+    """A subclass of a parametrised generic record adds fields."""
+
+    class Labelled(Pair[int]):
+        label: str = ""
+
+    assert ("first", "second", "label") == Labelled._fields
+    assert (1, 2, "x") == Labelled(1, 2, "x")
+    with pytest.raises(TypeError):
+        Labelled[int]
+
+
+def test_generic_subclass_stays_generic():
+    """A subclass keeping a type variable is generic in it."""
+
+    class Triple(Pair[T]):
+        third: T
+
+    assert (T,) == Triple.__parameters__
+    assert (1, 2, 3) == Triple[int](1, 2, 3)
+
+
+def test_plain_record_subscription_is_tuples():
+    """A non-generic record subscripts like a tuple, as namedtuples do."""
+
+    class Point(Record):
+        x: int
+
+    alias = Point[int]
+    assert Point is alias.__origin__

@@ -1,0 +1,138 @@
+"""Instances are tuples: same memory, same behaviour, immutable."""
+
+import sys
+
+import pytest
+
+from records import Record, field
+
+
+class Point(Record):
+    x: int
+    y: int = 0
+
+
+class Bag(Record):
+    name: str
+    items: list = field(default_factory=list)
+
+
+class TestTupleness:
+    """Records behave exactly like the tuple of their values."""
+
+    def test_is_tuple(self):
+        """isinstance, equality with a tuple, conversion."""
+        p = Point(1, 2)
+        assert isinstance(p, tuple)
+        assert (1, 2) == p
+        assert (1, 2) == tuple(p)
+        assert [1, 2] == list(p)
+
+    def test_index_slice_len_iter(self):
+        """Indexing, negative indexes, slices, len and iteration."""
+        p = Point(1, 2)
+        assert (1, 2, 2) == (p[0], p[1], p[-1])
+        assert (1,) == p[:1]
+        assert tuple is type(p[:1])
+        assert 2 == len(p)
+        assert [1, 2] == list(iter(p))
+        with pytest.raises(IndexError):
+            p[2]
+
+    def test_unpacking(self):
+        """Records unpack like tuples."""
+        x, y = Point(1, 2)
+        assert (1, 2) == (x, y)
+
+    def test_concatenation_and_repetition(self):
+        """+ and * give plain tuples."""
+        p = Point(1, 2)
+        assert (1, 2, 3) == p + (3,)
+        assert tuple is type(p + (3,))
+        assert (1, 2, 1, 2) == p * 2
+
+    def test_comparison_and_hash(self):
+        """Ordering and hashing are the tuple's."""
+        assert Point(1, 2) < Point(1, 3)
+        assert Point(2, 0) > (1, 9)
+        assert hash((1, 2)) == hash(Point(1, 2))
+        assert len({Point(1, 2), (1, 2)}) == 1
+
+    def test_unhashable_items(self):
+        """A record with unhashable items is unhashable, as a tuple would be."""
+        with pytest.raises(TypeError):
+            hash(Bag("b", []))
+
+    def test_count_and_index_methods(self):
+        """tuple.count and tuple.index stay available when not shadowed."""
+        p = Point(1, 1)
+        assert 2 == p.count(1)
+        assert 0 == p.index(1)
+
+    def test_getitem_is_tuples(self):
+        """No per-class __getitem__ wraps tuple's."""
+        assert tuple.__getitem__ == Point.__getitem__
+
+
+class TestMemory:
+    """No per-instance __dict__: a record is as small as its tuple."""
+
+    @pytest.mark.parametrize("size", [0, 1, 2, 5, 20])
+    def test_getsizeof_equals_tuple(self, size):
+        """sys.getsizeof of a record equals the plain tuple's."""
+        names = [f"f{i}" for i in range(size)]
+        cls = Record.define("Sized", [(name, int) for name in names])
+        values = tuple(range(size))
+        assert sys.getsizeof(values) == sys.getsizeof(cls(*values))
+
+    def test_no_instance_dict(self):
+        """Instances have no __dict__ and no __weakref__."""
+        p = Point(1)
+        assert not hasattr(p, "__dict__")
+        assert "__dict__" not in Point.__dict__
+        assert 0 == Point.__dictoffset__
+        assert tuple.__basicsize__ == Point.__basicsize__
+
+    def test_subclass_memory(self):
+        """Subclasses, with or without new fields, stay dict-free."""
+
+        class Point3(Point):
+            z: int = 0
+
+        class Named(Point3):
+            def name(self):
+                return "n"
+
+        for cls, values in ((Point3, (1, 2, 3)), (Named, (1, 2, 3))):
+            record = cls(*values)
+            assert sys.getsizeof(values) == sys.getsizeof(record)
+            assert not hasattr(record, "__dict__")
+
+
+class TestImmutability:
+    """Setting or deleting any attribute raises AttributeError."""
+
+    def test_set_field(self):
+        """Fields are read-only."""
+        p = Point(1, 2)
+        with pytest.raises(AttributeError):
+            p.x = 5
+        with pytest.raises(AttributeError):
+            del p.x
+        assert 1 == p.x
+
+    def test_set_new_attribute(self):
+        """No new attributes can be added."""
+        p = Point(1, 2)
+        with pytest.raises(AttributeError):
+            p.z = 5
+        with pytest.raises(AttributeError):
+            object.__setattr__(p, "z", 5)
+        with pytest.raises(AttributeError):
+            del p.z
+
+    def test_item_assignment(self):
+        """Item assignment fails as on tuples."""
+        p = Point(1, 2)
+        with pytest.raises(TypeError):
+            p[0] = 5  # type: ignore[index]

@@ -1,0 +1,178 @@
+"""The instance-dict removal: where it applies, its checks, and its fallback."""
+
+import abc
+import copy
+import gc
+import pickle
+import types
+import platform
+import random
+import sys
+from typing import Generic, Protocol, TypeVar
+
+import pytest
+
+from records import Record, _layout, field
+
+T = TypeVar("T")
+CPYTHON_KNOWN = platform.python_implementation() == "CPython" and sys.version_info[:2] in {
+    (3, 10),
+    (3, 11),
+    (3, 12),
+    (3, 13),
+}
+
+
+@pytest.fixture
+def fallback(monkeypatch):
+    """Pretend the layout patch is unavailable here."""
+    monkeypatch.setattr(_layout, "_resolved", True)
+    monkeypatch.setattr(_layout, "_sealer", None)
+
+
+@pytest.mark.skipif(not CPYTHON_KNOWN, reason="patched only on CPython 3.10-3.13")
+class TestPatch:
+    """On known CPythons the patch applies and is checked."""
+
+    def test_supported(self):
+        """The layout checks pass on this interpreter."""
+        assert _layout.supported()
+
+    def test_wrong_layout_assumption_is_caught(self):
+        """The probes refuse a strategy meant for another version."""
+        wrong = "managed" if sys.version_info < (3, 12) else "dictoffset"
+        assert _layout._make_sealer(wrong) is None
+
+    def test_unknown_version_falls_back(self, monkeypatch):
+        """An interpreter version not listed is not patched."""
+        monkeypatch.setattr(_layout, "SUPPORTED_VERSIONS", {})
+        assert _layout._build_sealer() is None
+
+    def test_free_threaded_build_falls_back(self, monkeypatch):
+        """A free-threaded build ('t' ABI flag) is not patched."""
+        monkeypatch.setattr(sys, "abiflags", "t", raising=False)
+        assert _layout._build_sealer() is None
+
+    def test_identical_to_slots(self):
+        """A patched record has the layout CPython builds for __slots__ = ()."""
+
+        class Patched(Record):
+            x: int
+
+        class Slotted(tuple):
+            __slots__ = ()
+
+        for attribute in ("__basicsize__", "__itemsize__", "__dictoffset__", "__weakrefoffset__"):
+            assert getattr(Slotted, attribute) == getattr(Patched, attribute)
+        managed_dict = 1 << 4
+        assert 0 == Patched.__flags__ & managed_dict
+
+    def test_user_slots_left_alone(self):
+        """A record that declares __slots__ = () needs no patch."""
+
+        class Slotted(Record):
+            __slots__ = ()
+            x: int
+
+        assert sys.getsizeof(Slotted(1)) == sys.getsizeof((1,))
+
+    def test_stress(self):
+        """Randomised class shapes keep tuple size, immutability and behaviour."""
+        rng = random.Random(20261203)
+
+        class Plain:
+            pass
+
+        class Slotted:
+            __slots__ = ()
+
+        class Abstract(abc.ABC):  # noqa: B024
+            __slots__ = ()
+
+        class Proto(Protocol):
+            def method(self) -> int: ...
+
+        mixins = [Plain, Slotted, Abstract, Proto, Generic[T]]
+        for round_number in range(300):
+            base: type = Record
+            values: list = []
+            for depth in range(rng.randint(1, 4)):
+                extra = [rng.choice(mixins)] if rng.random() < 0.4 else []
+                count = rng.randint(0, 3)
+                annotations = {f"f{round_number}_{depth}_{i}": int for i in range(count)}
+                namespace = {"__annotations__": annotations}
+                if rng.random() < 0.3:
+                    namespace["method"] = lambda self: len(self)
+                bases = (base, *extra)
+                if any(b is Generic[T] for b in extra) and getattr(base, "__parameters__", ()):
+                    bases = (base,)
+                base = types.new_class(
+                    f"C{round_number}_{depth}", bases, exec_body=lambda ns, n=namespace: ns.update(n)
+                )
+                values += range(count)
+            record = base(*values)
+            assert tuple(values) == record
+            assert sys.getsizeof(tuple(values)) == sys.getsizeof(record)
+            assert not hasattr(record, "__dict__")
+            with pytest.raises(AttributeError):
+                record.new_attribute = 1
+            assert record == base._make(values)
+            if record._fields:
+                assert values[0] == getattr(record, record._fields[0])
+            cycle = [record]
+            cycle.append(cycle)
+            del cycle, record, base
+            if round_number % 50 == 0:
+                gc.collect()
+        gc.collect()
+
+
+class TestFallback:
+    """Without the patch, records keep the dict slot but stay immutable."""
+
+    def test_fallback_record(self, fallback):
+        """Everything works; only the size differs from a tuple."""
+
+        class Point(Record):
+            x: int
+            y: int = 0
+            tags: list = field(default_factory=list)
+
+        point = Point(1)
+        assert (1, 0, []) == point
+        assert "Point(x=1, y=0, tags=[])" == repr(point)
+        assert point == copy.deepcopy(point)
+        reduced = point.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+        assert (Point, 1, 0, []) == reduced[1]
+        assert reduced[2] is None  # no instance state: the same pickle as when patched
+        assert Point(1, 5) == point._replace(y=5, tags=[])
+
+    def test_fallback_is_immutable(self, fallback):
+        """Setting or deleting attributes raises with a clear message."""
+
+        class Point(Record):
+            x: int
+
+        point = Point(1)
+        with pytest.raises(AttributeError) as info:
+            point.z = 1
+        assert "record 'Point' is immutable: cannot set attribute 'z'" == str(info.value)
+        with pytest.raises(AttributeError) as info:
+            point.x = 2
+        assert "record 'Point' is immutable: cannot set attribute 'x'" == str(info.value)
+        with pytest.raises(AttributeError) as info:
+            del point.x
+        assert "record 'Point' is immutable: cannot delete attribute 'x'" == str(info.value)
+
+    def test_fallback_keeps_user_setattr(self, fallback):
+        """A __setattr__ defined in the body is not replaced."""
+
+        class Point(Record):
+            x: int
+
+            def __setattr__(self, name, value):
+                msg = "custom"
+                raise AttributeError(msg)
+
+        with pytest.raises(AttributeError, match="custom"):
+            Point(1).y = 2

@@ -1,0 +1,78 @@
+"""Records pickle with every protocol and copy like tuples."""
+
+import copy
+import pickle
+
+import pytest
+
+import records
+from records import Record, field
+
+PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
+
+
+class Point(Record):
+    x: int
+    y: int = 0
+    tags: list = field(default_factory=list)
+
+
+class Outer:
+    class Inner(Record):
+        value: int
+        label: str = "inner"
+
+
+class Point3(Point):
+    z: int = 0
+
+
+Functional = Record.define("Functional", [("a", int), ("b", str)], defaults={"b": "b"})
+Plain = records.namedtuple("Plain", "a b")
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize(
+    "record",
+    [
+        Point(1, 2, ["t"]),
+        Outer.Inner(5),
+        Point3(1, 2, [], 3),
+        Functional(1),
+        Plain(1, [2]),
+    ],
+    ids=["Point", "nested", "subclass", "functional", "namedtuple"],
+)
+def test_pickle_round_trip(protocol, record):
+    """Every record kind survives pickling with every protocol."""
+    loaded = pickle.loads(pickle.dumps(record, protocol))
+    assert record == loaded
+    assert type(record) is type(loaded)
+    assert record._fields == loaded._fields
+
+
+def test_pickle_does_not_call_factory_again():
+    """A pickled field value is restored, not rebuilt by the factory."""
+    point = Point(1, 2, ["kept"])
+    assert ["kept"] == pickle.loads(pickle.dumps(point)).tags
+
+
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_copy(copier):
+    """copy and deepcopy give equal records of the same class."""
+    point = Point(1, 2, ["a"])
+    copied = copier(point)
+    assert point == copied
+    assert type(copied) is Point
+
+
+def test_deepcopy_copies_contents():
+    """deepcopy copies mutable field values; copy shares them."""
+    point = Point(1, 2, ["a"])
+    assert copy.deepcopy(point).tags is not point.tags
+    assert copy.copy(point).tags is point.tags
+
+
+def test_sentinels_pickle():
+    """MISSING survives pickling as the same object."""
+    assert records.MISSING is pickle.loads(pickle.dumps(records.MISSING))
