@@ -53,8 +53,10 @@ def demo() -> None:
     print(f"  p._replace(y=5)         -> {p._replace(y=5)!r}")
     print(f"  records.asdict(p)       -> {records.asdict(p)}")
     print(f"  Point3(1, z=3)          -> {Point3(1, z=3)!r}")
-    print(f"  sys.getsizeof(p) == sys.getsizeof(tuple(p)) -> "
-          f"{sys.getsizeof(p) == sys.getsizeof(tuple(p))}")
+    print(
+        f"  sys.getsizeof(p) == sys.getsizeof(tuple(p)) -> "
+        f"{sys.getsizeof(p) == sys.getsizeof(tuple(p))}"
+    )
     print()
 
 
@@ -85,15 +87,22 @@ def quick_timing(rounds: int) -> None:
             results[name]["access"].append(_time("p.c", local, 50_000))
     print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
 
-    baseline = {kind: statistics.median(results["collections.namedtuple"][kind]) for kind in
-                ("class", "instance", "access")}
-    print(f"Quick timing on Python {sys.version.split()[0]}: medians of {rounds} interleaved "
-          "rounds, and ratio to collections.namedtuple (lower is faster).")
+    baseline = {
+        kind: statistics.median(results["collections.namedtuple"][kind])
+        for kind in ("class", "instance", "access")
+    }
+    print(
+        f"Quick timing on Python {sys.version.split()[0]}: medians of {rounds} interleaved "
+        "rounds, and ratio to collections.namedtuple (lower is faster)."
+    )
     print(f"{'':24}{'class creation':>22}{'instance creation':>22}{'attribute access':>22}")
     for name, kinds in results.items():
         cells = []
-        for kind, unit, scale in (("class", "us", 1e6), ("instance", "ns", 1e9),
-                                  ("access", "ns", 1e9)):
+        for kind, unit, scale in (
+            ("class", "us", 1e6),
+            ("instance", "ns", 1e9),
+            ("access", "ns", 1e9),
+        ):
             median = statistics.median(kinds[kind])
             cells.append(f"{median * scale:8.1f} {unit} {median / baseline[kind]:5.2f}x")
         print(f"{name:24}" + "".join(f"{cell:>22}" for cell in cells))

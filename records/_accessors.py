@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 try:
-    from _collections import _tuplegetter
+    from _collections import _tuplegetter  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - PyPy and other interpreters
     _tuplegetter = None
 

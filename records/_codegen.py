@@ -51,7 +51,7 @@ class _BoundedCache(dict):  # type: ignore[type-arg]
     def add(self, key: Hashable, value: _V) -> _V:
         """Store *value* under *key* unless present; return the stored value."""
         if len(self) >= self.maxsize:
-            try:
+            try:  # noqa: SIM105 - no contextlib on this path
                 self.pop(next(iter(self)), None)
             except (StopIteration, RuntimeError):  # emptied or resized meanwhile
                 pass
@@ -93,7 +93,6 @@ def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = 
 
     *names* must already be validated as distinct identifiers.
     """
-
     key = (names, factory_indices)
     code: CodeType | None = _codes.get(key)
     if code is None:

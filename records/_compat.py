@@ -28,14 +28,16 @@ def caller_module(depth: int) -> str | None:
     ``depth=1`` names the module that called the function calling this one.
     Returns ``None`` where frames cannot be inspected.
     """
+    if sys.version_info >= (3, 12):
+        try:
+            return sys._getframemodulename(depth + 1) or "__main__"
+        except AttributeError:  # pragma: no cover - interpreters without it
+            pass
     try:
-        return sys._getframemodulename(depth + 1) or "__main__"  # type: ignore[attr-defined,no-any-return]
-    except AttributeError:
-        pass
-    try:
-        return sys._getframe(depth + 1).f_globals.get("__name__", "__main__")  # type: ignore[no-any-return]
-    except (AttributeError, ValueError):
+        name: str = sys._getframe(depth + 1).f_globals.get("__name__", "__main__")
+    except (AttributeError, ValueError):  # pragma: no cover - no frames here
         return None
+    return name
 
 
 def own_annotations(cls: type) -> dict[str, Any]:
@@ -56,7 +58,7 @@ def own_annotations(cls: type) -> dict[str, Any]:
         )
     namespace = cls.__dict__
     # On a mappingproxy, "in" and [] are much faster than .get().
-    annotations = namespace["__annotations__"] if "__annotations__" in namespace else None
+    annotations = namespace["__annotations__"] if "__annotations__" in namespace else None  # noqa: SIM401
     return annotations if annotations.__class__ is dict else {}
 
 

@@ -82,7 +82,7 @@ class Field:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Field:
             return NotImplemented
-        return _as_tuple(self) == _as_tuple(other)  # type: ignore[arg-type]
+        return _as_tuple(self) == _as_tuple(other)  # type: ignore[arg-type,unused-ignore]
 
     __hash__ = None  # type: ignore[assignment]
 

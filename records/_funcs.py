@@ -37,10 +37,10 @@ def fields(record_or_class: Any) -> tuple[Field, ...]:
     >>> class Point(Record):
     ...     x: int
     ...     y: int = field(default=0, doc="Height.")
-    >>> [(f.name, f.type, f.default, f.doc) for f in fields(Point)]
-    [('x', <class 'int'>, MISSING, None), ('y', <class 'int'>, 0, 'Height.')]
+    >>> [(f.name, f.default, f.doc) for f in fields(Point)]
+    [('x', MISSING, None), ('y', 0, 'Height.')]
     """
-    cls = record_or_class if isinstance(record_or_class, type) else type(record_or_class)
+    cls: Any = record_or_class if isinstance(record_or_class, type) else type(record_or_class)
     if not _is_record_type(cls):
         msg = f"fields() needs a record class or instance, not {record_or_class!r}"
         raise TypeError(msg)
@@ -131,7 +131,7 @@ def _convert(value: Any) -> Any:
         return {name: _convert(item) for name, item in zip(value._fields, value)}
     if isinstance(value, tuple):
         items = [_convert(item) for item in value]
-        return cls._make(items) if _is_record_type(cls) else cls(items)  # type: ignore[attr-defined]
+        return cls._make(items) if _is_record_type(cls) else cls(items)
     if isinstance(value, (list, set, frozenset)):
         return cls(_convert(item) for item in value)
     if isinstance(value, dict):

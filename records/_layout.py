@@ -44,7 +44,12 @@ _MANAGED_DICT = 1 << 4
 
 #: Versions whose type layout the patch was written and tested for. An
 #: unknown version (3.14+) falls back until it is checked.
-SUPPORTED_VERSIONS = {(3, 10): "dictoffset", (3, 11): "dictoffset", (3, 12): "managed", (3, 13): "managed"}
+SUPPORTED_VERSIONS = {
+    (3, 10): "dictoffset",
+    (3, 11): "dictoffset",
+    (3, 12): "managed",
+    (3, 13): "managed",
+}
 
 _lock = allocate_lock()
 _sealer: Callable[[type, dict[str, object]], bool] | None = None
@@ -62,8 +67,9 @@ def seal(cls: type, attributes: dict[str, object]) -> bool:
 
     Where the patch applies, *attributes* but one go straight into the type's
     dict, and the last through ``type.__setattr__``, which also calls
-    ``PyType_Modified`` (instead of one ``type.__setattr__`` each). That skips only ``type.__setattr__``'s slot updates, so *attributes*
-    must not hold names backed by a type slot, except ``__doc__`` and
+    ``PyType_Modified`` (instead of one ``type.__setattr__`` each). That
+    skips only ``type.__setattr__``'s slot updates, so *attributes* must not
+    hold names backed by a type slot, except ``__doc__`` and
     ``__new__`` on a class that inherits a ``__new__`` written in Python (its
     ``tp_new`` already looks ``__new__`` up at each call).
     """
@@ -99,7 +105,7 @@ def _build_sealer() -> Callable[[type, dict[str, object]], bool] | None:
         return None
 
 
-def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | None:  # noqa: C901, PLR0915
+def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | None:  # noqa: PLR0915
     import ctypes
     import gc
 
@@ -117,7 +123,7 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
     class TypeObject(ctypes.Structure):
         """The head of CPython's ``PyTypeObject``, up to ``tp_dictoffset``."""
 
-        _fields_ = [  # noqa: RUF012
+        _fields_ = [
             ("ob_refcnt", c_ssize),
             ("ob_type", c_ptr),
             ("ob_size", c_ssize),
@@ -145,7 +151,7 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
     class _DictProbe:
         pass
 
-    class _TupleProbe(tuple):  # type: ignore[type-arg]  # noqa: SLOT001
+    class _TupleProbe(tuple):  # type: ignore[type-arg]
         pass
 
     for known in (tuple, type, object, int, _DictProbe, _TupleProbe):
@@ -222,7 +228,7 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
             and cls.__basicsize__ == base.__basicsize__ + pointer_size
         )
 
-    class _PatchedProbe(tuple):  # type: ignore[type-arg]  # noqa: SLOT001
+    class _PatchedProbe(tuple):  # type: ignore[type-arg]
         pass
 
     if not seal(_PatchedProbe, {}):

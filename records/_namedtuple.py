@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _tuple_new = tuple.__new__
 
 
-def namedtuple(
+def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     typename: str,
     field_names: str | Iterable[str],
     *,
@@ -128,7 +128,6 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
     repr_format = "(" + ", ".join([f"{name}=%r" for name in fields]) + ")"
     _len, _map, _dict, _zip, _tuple = len, map, dict, zip, tuple
 
-    @classmethod  # type: ignore[misc]
     def _make(cls: Any, iterable: Iterable[Any]) -> Any:
         result = _tuple_new(cls, iterable)
         if _len(result) != num_fields:
@@ -136,7 +135,7 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
             raise TypeError(msg)
         return result
 
-    _make.__func__.__doc__ = f"Make a new {typename} object from a sequence or iterable"
+    _make.__doc__ = f"Make a new {typename} object from a sequence or iterable"
 
     def _replace(self: Any, /, **kwds: Any) -> Any:
         result = self._make(_map(kwds.pop, fields, self))
@@ -148,15 +147,15 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
     _replace.__doc__ = f"Return a new {typename} object replacing specified fields with new values"
 
     def __repr__(self: Any) -> str:
-        "Return a nicely formatted representation string"
+        """Return a nicely formatted representation string"""  # noqa: D400 - CPython's text
         return self.__class__.__name__ + repr_format % self  # type: ignore[no-any-return]
 
     def _asdict(self: Any) -> dict[str, Any]:
-        "Return a new dict which maps field names to their values."
+        """Return a new dict which maps field names to their values."""
         return _dict(_zip(self._fields, self))
 
     def __getnewargs__(self: Any) -> tuple[Any, ...]:
-        "Return self as a plain tuple.  Used by copy and pickle."
+        """Return self as a plain tuple.  Used by copy and pickle."""
         return _tuple(self)
 
-    return _make, _replace, __repr__, _asdict, __getnewargs__
+    return classmethod(_make), _replace, __repr__, _asdict, __getnewargs__

@@ -80,7 +80,7 @@ class Record(tuple):  # type: ignore[type-arg]
     #: Plain default values by field name (fields with a factory are not in it).
     _field_defaults: dict[str, Any] = {}  # noqa: RUF012
     #: Default factories by field name.
-    __record_factories__: Mapping[str, Callable[[], Any]] = {}  # noqa: RUF012
+    __record_factories__: Mapping[str, Callable[[], Any]] = {}
     __match_args__: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -191,7 +191,9 @@ def _fields_source(cls: type[Record]) -> type[Record]:
             if source is Record:
                 source = klass
             elif not issubclass(source, klass):
-                msg = _rules.two_record_bases_message(cls.__name__, source.__name__, klass.__name__)
+                msg = _rules.two_record_bases_message(
+                    cls.__name__, source.__name__, klass.__name__
+                )
                 raise TypeError(msg)
     return source
 
@@ -210,11 +212,13 @@ def _field_types(source: type[Record]) -> dict[str, Any]:
     for klass in reversed(source.__mro__):
         if issubclass(klass, Record) and klass is not Record:
             annotations = own_annotations(klass)
-            types.update((name, annotations[name]) for name in annotations if name in source._fields)
+            types.update(
+                (name, annotations[name]) for name in annotations if name in source._fields
+            )
     return types
 
 
-def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
+def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
     """
     Turn the freshly created class *cls* into a record type.
 
@@ -224,7 +228,11 @@ def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
     """
     record = cls.__name__
     namespace = cls.__dict__
-    if "_fields" in namespace or "_field_defaults" in namespace or "__record_factories__" in namespace:
+    if (
+        "_fields" in namespace
+        or "_field_defaults" in namespace
+        or "__record_factories__" in namespace
+    ):
         name = min(_rules.COMPUTED_NAMES.intersection(namespace))
         raise TypeError(_rules.computed_name_message(record, name))
     source = _fields_source(cls)
@@ -256,7 +264,12 @@ def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
         for name, annotation in annotations.items():
             if annotation.__class__ is not type and is_classvar(annotation):
                 continue
-            if name.__class__ is not str or name[:1] == "_" or not name.isidentifier() or iskeyword(name):
+            if (
+                name.__class__ is not str
+                or name[:1] == "_"
+                or not name.isidentifier()
+                or iskeyword(name)
+            ):
                 raise ValueError(_rules.invalid_name_message(record, name))
             if name in inherited:
                 declared_in = _declaring_class(source, name).__name__
@@ -275,7 +288,14 @@ def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
                     previous_default = name
                 else:
                     previous_default = _add_field_default(
-                        record, name, index, value, defaults, new_defaults, own_factories, previous_default
+                        record,
+                        name,
+                        index,
+                        value,
+                        defaults,
+                        new_defaults,
+                        own_factories,
+                        previous_default,
                     )
                     if value.doc is not None:
                         doc = value.doc
@@ -314,12 +334,14 @@ def _build(cls: type[Record]) -> None:  # noqa: C901, PLR0912, PLR0915
     if "__parameters__" in namespace and "__class_getitem__" not in namespace:
         # typing.Generic's subscription, not tuple's: Pair[int] must check
         # its parameters, and tuple comes first in a generic record's MRO.
-        attributes["__class_getitem__"] = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
+        attributes["__class_getitem__"] = sys.modules["typing"].Generic.__dict__[
+            "__class_getitem__"
+        ]
     if not seal(cls, attributes):
         _forbid_attribute_changes(cls)
 
 
-def _add_field_default(  # noqa: PLR0913
+def _add_field_default(
     record: str,
     name: str,
     index: int,

@@ -93,9 +93,7 @@ def computed_name_message(record: str, name: str) -> str:
 
 def two_record_bases_message(record: str, first: str, second: str) -> str:
     """Message for a record with two unrelated record bases."""
-    return (
-        f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
-    )
+    return f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
 
 
 def check_unique(record: str, names: Iterable[str]) -> None:

@@ -100,7 +100,7 @@ class TestConstructor:
         assert Point(1, 2, ["a"]) == Point(x=1, y=2, tags=["a"])
         assert Point(1, 2, ["a"]) == Point(1, tags=["a"], y=2)
         assert Point(1, 2) == Point(*(1, 2))
-        assert Point(1, 2) == Point(**{"x": 1, "y": 2})
+        assert Point(1, 2) == Point(x=1, y=2)
 
     def test_missing_argument(self):
         """Missing required fields are named."""

@@ -151,7 +151,7 @@ class TestThreads:
                     assert values == tuple(getattr(record, name) for name in names)
                     nt = records.namedtuple(f"N{worker}", names)
                     assert values == nt(**dict(zip(names, values)))
-            except BaseException as error:  # noqa: BLE001
+            except BaseException as error:
                 errors.append(error)
 
         threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]

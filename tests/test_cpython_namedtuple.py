@@ -10,6 +10,7 @@ No test is excluded.
 import collections
 import unittest
 import unittest.mock
+
 from test import test_collections as cpython
 
 import records

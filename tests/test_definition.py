@@ -250,9 +250,7 @@ class TestDefinitionErrors:
                 x: int = 0
                 y: int
 
-        assert "record 'Point': non-default field 'y' follows default field 'x'" == str(
-            info.value
-        )
+        assert "record 'Point': non-default field 'y' follows default field 'x'" == str(info.value)
 
     def test_non_default_after_factory(self):
         """A factory counts as a default for ordering."""
@@ -341,9 +339,11 @@ class TestDefinitionErrors:
         with pytest.raises(ValueError) as info:
 
             class Holder(Record):
-                items: list = list(range(100))  # noqa: RUF012
+                items: list = list(range(100))
 
-        assert "mutable default [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11... for field" in str(info.value)
+        assert "mutable default [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11... for field" in str(
+            info.value
+        )
 
     def test_default_and_factory(self):
         """field() may not have both a default and a factory."""
@@ -393,9 +393,7 @@ class TestDefinitionErrors:
             class C(A, B):
                 pass
 
-        assert "record 'C': cannot inherit fields from two records, 'A' and 'B'" == str(
-            info.value
-        )
+        assert "record 'C': cannot inherit fields from two records, 'A' and 'B'" == str(info.value)
 
     def test_error_leaves_no_half_built_class(self):
         """A failed definition binds nothing."""

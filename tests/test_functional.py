@@ -22,7 +22,9 @@ def test_define_like_class_statement():
 
 def test_mapping_of_fields_and_field_defaults():
     """Fields may be a mapping; defaults may be field() specs."""
-    bag = Record.define("Bag", {"name": str, "items": list}, defaults={"items": field(default_factory=list)})
+    bag = Record.define(
+        "Bag", {"name": str, "items": list}, defaults={"items": field(default_factory=list)}
+    )
     assert ("b", []) == bag("b")
     assert list is fields(bag)[1].default_factory
 
@@ -48,14 +50,43 @@ def test_pickles():
     ("typename", "fields_", "defaults", "error", "message"),
     [
         ("1x", [("a", int)], None, ValueError, "record type name '1x' is not a valid identifier"),
-        (None, [("a", int)], None, ValueError, "record type names must be strings, not 'NoneType'"),
+        (
+            None,
+            [("a", int)],
+            None,
+            ValueError,
+            "record type names must be strings, not 'NoneType'",
+        ),
         ("P", [("a", int), ("a", str)], None, ValueError, "record 'P': duplicate field 'a'"),
-        ("P", [("a",)], None, TypeError, "record 'P': fields must be (name, type) pairs, not ('a',)"),
+        (
+            "P",
+            [("a",)],
+            None,
+            TypeError,
+            "record 'P': fields must be (name, type) pairs, not ('a',)",
+        ),
         ("P", [(1, int)], None, TypeError, "record 'P': field names must be strings, not 'int'"),
-        ("P", [("_a", int)], None, ValueError, "record 'P': field name '_a' starts with an underscore"),
-        ("P", [("a", int)], {"b": 1}, TypeError, "record 'P': default given for unknown field 'b'"),
-        ("P", [("a", int), ("b", int)], {"a": 1}, TypeError,
-         "record 'P': non-default field 'b' follows default field 'a'"),
+        (
+            "P",
+            [("_a", int)],
+            None,
+            ValueError,
+            "record 'P': field name '_a' starts with an underscore",
+        ),
+        (
+            "P",
+            [("a", int)],
+            {"b": 1},
+            TypeError,
+            "record 'P': default given for unknown field 'b'",
+        ),
+        (
+            "P",
+            [("a", int), ("b", int)],
+            {"a": 1},
+            TypeError,
+            "record 'P': non-default field 'b' follows default field 'a'",
+        ),
     ],
 )
 def test_errors(typename, fields_, defaults, error, message):

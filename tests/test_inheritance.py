@@ -177,6 +177,7 @@ class TestMixins:
         assert isinstance(Square, abc.ABCMeta)
         assert 9 == Square(3).area()
         assert isinstance(Square(3), Shape)
+
         # tuple.__new__, unlike object.__new__, does not refuse abstract
         # classes; records behave as namedtuple and plain tuple subclasses do.
         class PlainIncomplete(tuple, Shape):

@@ -4,10 +4,10 @@ import abc
 import copy
 import gc
 import pickle
-import types
 import platform
 import random
 import sys
+import types
 from typing import Generic, Protocol, TypeVar
 
 import pytest
@@ -107,7 +107,9 @@ class TestPatch:
                 if any(b is Generic[T] for b in extra) and getattr(base, "__parameters__", ()):
                     bases = (base,)
                 base = types.new_class(
-                    f"C{round_number}_{depth}", bases, exec_body=lambda ns, n=namespace: ns.update(n)
+                    f"C{round_number}_{depth}",
+                    bases,
+                    exec_body=lambda ns, n=namespace: ns.update(n),
                 )
                 values += range(count)
             record = base(*values)
