@@ -176,14 +176,32 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
     type_modified.restype = None
     managed = strategy == "managed"
 
+    # What a fresh instance dict adds to a type, relative to its base:
+    # (tp_basicsize growth, tp_dictoffset, Py_TPFLAGS_MANAGED_DICT bit).
+    dict_delta = (0, -1, _MANAGED_DICT) if managed else (pointer_size, -pointer_size, 0)
+    get_referents = gc.get_referents
+
     def seal(cls: type, attributes: dict[str, object]) -> bool:
-        namespace = type_dict(cls)
-        if namespace is None:  # pragma: no cover - verified on the probes
+        # Written flat (no helper calls): it runs for every record class.
+        referents = get_referents(cls.__dict__)
+        namespace = referents[0] if len(referents) == 1 else None
+        if type(namespace) is not dict:  # pragma: no cover - verified on the probes
             for name, value in attributes.items():
                 setattr(cls, name, value)
             return cls.__dictoffset__ == 0
-        sealed = cls.__dictoffset__ == 0 and not cls.__flags__ & _MANAGED_DICT
-        if not sealed and _expected_delta(cls):
+        flags = cls.__flags__
+        sealed = cls.__dictoffset__ == 0 and not flags & _MANAGED_DICT
+        base = cls.__base__
+        if (
+            not sealed
+            and base is not None
+            and base.__dictoffset__ == 0
+            and not base.__flags__ & _MANAGED_DICT
+            and cls.__itemsize__ == base.__itemsize__
+            and cls.__weakrefoffset__ == base.__weakrefoffset__
+            and (cls.__basicsize__ - base.__basicsize__, cls.__dictoffset__, flags & _MANAGED_DICT)
+            == dict_delta
+        ):
             descriptor = namespace.get("__dict__")
             if type(descriptor) is getset_type and descriptor.__objclass__ is cls:  # type: ignore[attr-defined]
                 view = TypeObject.from_address(id(cls))
@@ -205,28 +223,6 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
         else:
             type_modified(cls)
         return sealed
-
-    def _expected_delta(cls: type) -> bool:
-        """Whether *cls* differs from its base by exactly a fresh instance dict."""
-        base = cls.__base__
-        if (
-            base is None
-            or base.__dictoffset__ != 0
-            or base.__flags__ & _MANAGED_DICT
-            or cls.__itemsize__ != base.__itemsize__
-            or cls.__weakrefoffset__ != base.__weakrefoffset__
-        ):
-            return False
-        if managed:
-            return bool(
-                cls.__flags__ & _MANAGED_DICT
-                and cls.__dictoffset__ == -1
-                and cls.__basicsize__ == base.__basicsize__
-            )
-        return (
-            cls.__dictoffset__ == -pointer_size
-            and cls.__basicsize__ == base.__basicsize__ + pointer_size
-        )
 
     class _PatchedProbe(tuple):  # type: ignore[type-arg]
         pass

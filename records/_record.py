@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import sys
 from _thread import get_ident
-from keyword import iskeyword
 
 from . import _rules
-from ._accessors import default_docs, make_accessor
+from ._accessors import _default_docs, default_docs, make_accessor
 from ._codegen import make_constructor
 from ._compat import UNKNOWN_FIELD_ERROR, is_classvar, own_annotations
 from ._fields import FACTORY, MISSING, Field
@@ -46,6 +45,11 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 _tuple_new = tuple.__new__
+
+# Field names already checked by _check_field_name. Names repeat across a
+# program's records, so most checks become one set lookup; the set is emptied
+# when it grows large, and set.add is atomic.
+_valid_names: set[str] = set()
 
 # (id(record), thread id) of every record whose repr is being computed, so that
 # a record reachable from its own fields prints as "..." instead of recursing.
@@ -84,7 +88,10 @@ class Record(tuple):  # type: ignore[type-arg]
     __match_args__: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
+        # When Record, tuple and object end the MRO, the next __init_subclass__
+        # is object's, which does nothing without keywords: skip the call.
+        if kwargs or cls.__mro__[-3] is not Record:
+            super().__init_subclass__(**kwargs)
         _build(cls)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
@@ -111,11 +118,18 @@ class Record(tuple):  # type: ignore[type-arg]
 
     def _replace(self, /, **changes: Any) -> Self:
         """Return a new record with the given fields replaced by new values."""
-        result = self._make(map(changes.pop, self._fields, self))
-        if changes:
-            msg = f"Got unexpected field names: {list(changes)!r}"
-            raise UNKNOWN_FIELD_ERROR(msg)
-        return result
+        # Work per change, not per field: one lookup in _fields each. Unlike
+        # namedtuple's, this does not go through _make.
+        values = [*self]
+        index = self._fields.index
+        try:
+            for name, value in changes.items():
+                values[index(name)] = value
+        except ValueError:
+            unknown = [name for name in changes if name not in self._fields]
+            msg = f"Got unexpected field names: {unknown!r}"
+            raise UNKNOWN_FIELD_ERROR(msg) from None
+        return _tuple_new(type(self), values)
 
     def __replace__(self, /, **changes: Any) -> Self:
         """Support ``copy.replace()`` (Python 3.13+)."""
@@ -182,9 +196,6 @@ def _fields_source(cls: type[Record]) -> type[Record]:
     That is the nearest record class that declared fields, or ``Record``. Any
     other record base that declares fields must be one of its ancestors.
     """
-    bases = cls.__bases__
-    if len(bases) == 1 and (bases[0] is Record or "_fields" in bases[0].__dict__):
-        return bases[0]  # the common case: one record base that declared fields
     source: type[Record] = Record
     for klass in cls.__mro__[1:]:
         if klass.__dict__.get("_fields") and issubclass(klass, Record):
@@ -235,7 +246,11 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
     ):
         name = min(_rules.COMPUTED_NAMES.intersection(namespace))
         raise TypeError(_rules.computed_name_message(record, name))
-    source = _fields_source(cls)
+    bases = cls.__bases__
+    if len(bases) == 1 and (bases[0] is Record or "_fields" in bases[0].__dict__):
+        source = bases[0]  # the common case: one record base that declared fields
+    else:
+        source = _fields_source(cls)
     annotations = own_annotations(cls)
     inherited: tuple[str, ...] = source._fields
     names = inherited
@@ -260,17 +275,14 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
         own: list[str] = []
         own_factories: dict[int, Callable[[], Any]] = {}
         index = len(inherited)
-        docs = default_docs(index + len(annotations))
+        docs = _default_docs
+        if len(docs) < index + len(annotations):
+            docs = default_docs(index + len(annotations))
         for name, annotation in annotations.items():
             if annotation.__class__ is not type and is_classvar(annotation):
                 continue
-            if (
-                name.__class__ is not str
-                or name[:1] == "_"
-                or not name.isidentifier()
-                or iskeyword(name)
-            ):
-                raise ValueError(_rules.invalid_name_message(record, name))
+            if name not in _valid_names:
+                _check_field_name(record, name)
             if name in inherited:
                 declared_in = _declaring_class(source, name).__name__
                 raise TypeError(_rules.inherited_field_message(record, name, declared_in))
@@ -339,6 +351,16 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
         ]
     if not seal(cls, attributes):
         _forbid_attribute_changes(cls)
+
+
+def _check_field_name(record: str, name: object) -> None:
+    """Raise ``ValueError`` unless *name* can name a field of *record*."""
+    message = _rules.invalid_name_message(record, name)
+    if message is not None:
+        raise ValueError(message)
+    if len(_valid_names) > 4096:
+        _valid_names.clear()
+    _valid_names.add(name)  # type: ignore[arg-type]
 
 
 def _add_field_default(

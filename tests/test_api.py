@@ -63,6 +63,19 @@ class TestNamedTupleAPI:
         assert str(expected.value) == str(actual.value)
         assert "Got unexpected field names: ['z']" == str(actual.value)
 
+    def test_replace_several_unknown_fields(self):
+        """Unknown names are listed in call order, known ones left out."""
+        reference = collections.namedtuple("Reference", "x y tags")
+        with pytest.raises(UnknownFieldError) as expected:
+            reference(1, 2, [])._replace(z=1, x=2, w=3)
+        with pytest.raises(UnknownFieldError) as actual:
+            Point(1)._replace(z=1, x=2, w=3)
+        assert str(expected.value) == str(actual.value)
+
+    def test_replace_every_field(self):
+        """All fields can be replaced at once."""
+        assert Point(7, 8, ["n"]) == Point(1)._replace(tags=["n"], y=8, x=7)
+
     def test_replace_in_subclass_returns_subclass(self):
         """_replace keeps the subclass."""
 
