@@ -249,7 +249,7 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
     bases = cls.__bases__
     source: type[Record]
     if len(bases) == 1 and (bases[0] is Record or "_fields" in bases[0].__dict__):
-        source = bases[0]  # type: ignore[assignment]  # one record base that declared fields
+        source = bases[0]  # the common case: one record base that declared fields
     else:
         source = _fields_source(cls)
     annotations = own_annotations(cls)
