@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from _thread import allocate_lock
-from operator import itemgetter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ _default_docs: list[str] = []
 _docs_lock = allocate_lock()
 # pure-Python getters by field index; dict.setdefault is atomic, so racing
 # threads agree on one object per index.
-_itemgetters: dict[int, itemgetter[Any]] = {}
+_itemgetters: dict[int, Any] = {}
 
 
 def default_docs(count: int) -> list[str]:
@@ -55,6 +54,8 @@ def python_accessor(index: int, doc: str | None) -> property:
     """Return a pure-Python accessor for item *index*."""
     getter = _itemgetters.get(index)
     if getter is None:
+        from operator import itemgetter  # only off CPython: not imported with records
+
         getter = _itemgetters.setdefault(index, itemgetter(index))
     return property(getter, doc=doc)
 

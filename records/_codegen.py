@@ -16,17 +16,18 @@ name, so tracebacks and debuggers can show it.
 
 from __future__ import annotations
 
-from types import FunctionType
-
 from ._fields import FACTORY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Mapping
-    from types import CodeType
+    from types import CodeType, FunctionType
     from typing import Any, TypeVar
 
     _V = TypeVar("_V")
+
+#: ``types.FunctionType``, without importing ``types`` (about 0.15 ms).
+_function_type: type[FunctionType] = type(lambda: None)  # type: ignore[assignment]  # mypy types a lambda as Callable
 
 #: Globals of every generated constructor without factories. ``__builtins__``
 #: is empty, as in ``collections.namedtuple``: the code needs none.
@@ -126,7 +127,7 @@ def make_constructor(
     else:
         indices = ()
         namespace = globals_ or BASE_GLOBALS
-    return FunctionType(constructor_code(names, indices), namespace, "__new__", defaults)
+    return _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
 
 
 def cache_sizes() -> tuple[int, int]:
