@@ -120,16 +120,16 @@ class Record(tuple):  # type: ignore[type-arg]
         """Return a new record with the given fields replaced by new values."""
         # Work per change, not per field: one lookup in _fields each. Unlike
         # namedtuple's, this does not go through _make.
-        values = [*self]
-        index = self._fields.index
+        values = list(self)
+        fields = self._fields
         try:
-            for name, value in changes.items():
-                values[index(name)] = value
+            for name in changes:  # noqa: PLC0206 - faster than unpacking .items()
+                values[fields.index(name)] = changes[name]
         except ValueError:
-            unknown = [name for name in changes if name not in self._fields]
+            unknown = [name for name in changes if name not in fields]
             msg = f"Got unexpected field names: {unknown!r}"
             raise UNKNOWN_FIELD_ERROR(msg) from None
-        return _tuple_new(type(self), values)
+        return _tuple_new(self.__class__, values)
 
     def __replace__(self, /, **changes: Any) -> Self:
         """Support ``copy.replace()`` (Python 3.13+)."""
