@@ -229,6 +229,29 @@ class TestFieldCollection:
         with pytest.raises(ValueError, match="must be positive"):
             Positive(0)
 
+    def test_user_new_in_subclass_adding_fields(self):
+        """A subclass that adds fields and defines __new__ builds with _make."""
+
+        class Base(Record):
+            x: int
+
+        class Child(Base):
+            y: int = 0
+
+            def __new__(cls, x, y=0):
+                return cls._make((abs(x), abs(y)))
+
+        assert (1, 2) == Child(-1, -2)
+        assert (1,) == Base(1)
+
+    def test_shadowed_tuple_methods_stay_reachable(self):
+        """A field named count hides tuple.count, which still works unbound."""
+
+        class Entry(Record):
+            count: int
+
+        assert 1 == tuple.count(Entry(5), 5)
+
     def test_no_metaclass(self):
         """Record classes are plain `type` instances."""
 
