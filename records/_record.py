@@ -262,17 +262,14 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
         factories = source.__record_factories__
         defaults = dict(inherited_defaults)
         # The constructor's __defaults__ and factories, by field index.
-        new_defaults: list[Any] = []
-        new_factories: dict[int, Callable[[], Any]] = {}
         previous_default = None
         if inherited_defaults or factories:
-            for index, name in enumerate(inherited):
-                if name in factories:
-                    new_factories[index] = factories[name]
-                    new_defaults.append(FACTORY)
-                elif name in inherited_defaults:
-                    new_defaults.append(inherited_defaults[name])
+            new_defaults, new_factories = _constructor_defaults(
+                inherited, inherited_defaults, factories
+            )
             previous_default = inherited[-1]
+        else:
+            new_defaults, new_factories = [], {}
         own: list[str] = []
         own_factories: dict[int, Callable[[], Any]] = {}
         index = len(inherited)
@@ -398,16 +395,15 @@ def _add_field_default(
     return None
 
 
-def _constructor(cls: type[Record]) -> FunctionType:
+def _constructor_defaults(
+    names: tuple[str, ...],
+    defaults: Mapping[str, Any],
+    factories: Mapping[str, Callable[[], Any]],
+) -> tuple[list[Any], dict[int, Callable[[], Any]]]:
     """
-    Return a ``__new__`` taking the fields of *cls*, for ``Record.__new__``.
-
-    Classes with fields get theirs from ``_build``; this slower path serves
-    ``super().__new__`` from a ``__new__`` written in a record's body.
+    Return a constructor's ``__defaults__`` (``FACTORY`` for a factory) and
+    its factories by field index, for fields *names*.
     """
-    names = cls._fields
-    defaults = cls._field_defaults
-    factories = cls.__record_factories__
     new_defaults: list[Any] = []
     new_factories: dict[int, Callable[[], Any]] = {}
     for index, name in enumerate(names):
@@ -416,6 +412,20 @@ def _constructor(cls: type[Record]) -> FunctionType:
             new_defaults.append(FACTORY)
         elif name in defaults:
             new_defaults.append(defaults[name])
+    return new_defaults, new_factories
+
+
+def _constructor(cls: type[Record]) -> FunctionType:
+    """
+    Return a ``__new__`` taking the fields of *cls*, for ``Record.__new__``.
+
+    Classes with fields get theirs from ``_build``; this slower path serves
+    ``super().__new__`` from a ``__new__`` written in a record's body.
+    """
+    names = cls._fields
+    new_defaults, new_factories = _constructor_defaults(
+        names, cls._field_defaults, cls.__record_factories__
+    )
     function = make_constructor(names, tuple(new_defaults) or None, new_factories)
     function.__qualname__ = f"{cls.__qualname__}.__new__"
     function.__module__ = cls.__module__
