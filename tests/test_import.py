@@ -3,7 +3,17 @@
 import subprocess
 import sys
 
-EXPENSIVE = {"typing", "inspect", "dataclasses", "typing_extensions", "ctypes", "linecache", "re"}
+EXPENSIVE = {
+    "typing",
+    "inspect",
+    "dataclasses",
+    "typing_extensions",
+    "ctypes",
+    "linecache",
+    "re",
+    "operator",
+    "types",
+}
 
 
 def test_import_does_not_load_expensive_modules():
