@@ -1,126 +1,94 @@
 """
-``python -m records``: a short demonstration with a quick timing.
+``python -m records``: how records compares with what people use today.
 
-It defines a few records, shows what they do, then times class creation,
-instance creation and attribute access against ``collections.namedtuple``
-and ``typing.NamedTuple`` in this process, interleaved and repeated, and
-prints medians and ratios. The full benchmark suite lives in ``benchmarks/``.
+The default run takes well under 30 seconds. It prints the key ratios
+against ``collections.namedtuple``: class creation, start-up, instance
+creation, attribute access, ``_replace`` and memory, for ``typing.NamedTuple``,
+frozen slotted dataclasses, ``attrs.frozen``, ``msgspec.Struct`` and records,
+skipping any peer that is not installed. ``--full`` runs the whole suite and
+writes JSON, Markdown and charts.
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
-import statistics
 import sys
-import timeit
-import typing
 
-import records
-from records import Record, field
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-CLASS_STATEMENTS = {
-    "records.Record": (
-        "class P(Record):\n    a: int\n    b: int\n    c: int\n    d: int = 1\n    e: int = 2"
-    ),
-    "records.namedtuple": "P = records.namedtuple('P', 'a b c d e', defaults=(1, 2))",
-    "collections.namedtuple": "P = collections.namedtuple('P', 'a b c d e', defaults=(1, 2))",
-    "typing.NamedTuple": (
-        "class P(typing.NamedTuple):\n    a: int\n    b: int\n    c: int\n"
-        "    d: int = 1\n    e: int = 2"
-    ),
-}
+DESCRIPTION = """\
+Compare records with collections.namedtuple, typing.NamedTuple,
+dataclasses (frozen, slots), attrs.frozen and msgspec.Struct (frozen), in
+this process: every peer is timed round after round, interleaved, and each
+figure is a median with its ratio to collections.namedtuple from the same
+run (lower is better). Peers that are not installed are skipped.
+"""
 
 
-def demo() -> None:
-    """Print a few records and what they can do."""
-
-    class Point(Record):
-        """A point on the plane."""
-
-        x: int
-        y: int = 0
-        tags: list[str] = field(default_factory=list)
-
-    class Point3(Point):
-        z: int = 0
-
-    p = Point(1, 2)
-    print("A record is a tuple with names:")
-    print(f"  p = Point(1, 2)         -> {p!r}")
-    print(f"  p.x, p[1], len(p)       -> {(p.x, p[1], len(p))}")
-    print(f"  isinstance(p, tuple)    -> {isinstance(p, tuple)}")
-    print(f"  p._replace(y=5)         -> {p._replace(y=5)!r}")
-    print(f"  records.asdict(p)       -> {records.asdict(p)}")
-    print(f"  Point3(1, z=3)          -> {Point3(1, z=3)!r}")
-    print(
-        f"  sys.getsizeof(p) == sys.getsizeof(tuple(p)) -> "
-        f"{sys.getsizeof(p) == sys.getsizeof(tuple(p))}"
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m records",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="run the whole suite (a few minutes) and write JSON, Markdown and charts",
+    )
+    parser.add_argument(
+        "--output",
+        default="records-benchmarks",
+        metavar="DIR",
+        help="where --full writes its files (default: ./records-benchmarks)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="interleaved rounds per measurement (default: 5, or 15 with --full)",
+    )
+    return parser
+
+
+def _print_header(results: dict[str, Any]) -> None:
+    meta = results["meta"]
+    print(
+        f"records vs. its peers on Python {meta['python']} ({meta['implementation']}), "
+        f"{meta['machine'].split(',')[0]}: median of {results['rounds']} interleaved rounds, "
+        "ratio to collections.namedtuple in brackets (lower is better)."
+    )
+    for name in meta["missing peers"]:
+        print(f"skipped {name}: not installed")
     print()
 
 
-def _time(statement: str, namespace: dict[str, object], number: int) -> float:
-    return timeit.timeit(statement, globals=namespace, number=number) / number
-
-
-def quick_timing(rounds: int) -> None:
-    """Time class creation, instance creation and access, interleaved."""
-    namespace: dict[str, object] = {
-        "Record": Record,
-        "records": records,
-        "collections": collections,
-        "typing": typing,
-    }
-    results: dict[str, dict[str, list[float]]] = {
-        name: {"class": [], "instance": [], "access": []} for name in CLASS_STATEMENTS
-    }
-    for round_number in range(rounds):
-        print(f"\rtiming, round {round_number + 1}/{rounds} ...", end="", file=sys.stderr)
-        for name, statement in CLASS_STATEMENTS.items():
-            results[name]["class"].append(_time(statement, namespace, 300))
-            local = dict(namespace)
-            exec(statement, local)  # the statements above, fixed text
-            instance = local["P"](1, 2, 3)  # type: ignore[operator]
-            local["p"] = instance
-            results[name]["instance"].append(_time("P(1, 2, 3)", local, 20_000))
-            results[name]["access"].append(_time("p.c", local, 50_000))
-    print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
-
-    baseline = {
-        kind: statistics.median(results["collections.namedtuple"][kind])
-        for kind in ("class", "instance", "access")
-    }
-    print(
-        f"Quick timing on Python {sys.version.split()[0]}: medians of {rounds} interleaved "
-        "rounds, and ratio to collections.namedtuple (lower is faster)."
-    )
-    print(f"{'':24}{'class creation':>22}{'instance creation':>22}{'attribute access':>22}")
-    for name, kinds in results.items():
-        cells = []
-        for kind, unit, scale in (
-            ("class", "us", 1e6),
-            ("instance", "ns", 1e9),
-            ("access", "ns", 1e9),
-        ):
-            median = statistics.median(kinds[kind])
-            cells.append(f"{median * scale:8.1f} {unit} {median / baseline[kind]:5.2f}x")
-        print(f"{name:24}" + "".join(f"{cell:>22}" for cell in cells))
-    print("\nThe full suite: see benchmarks/ in the source tree.")
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run the demonstration."""
-    parser = argparse.ArgumentParser(
-        prog="python -m records",
-        description="Show what records do and time them against the standard library.",
-    )
-    parser.add_argument("--rounds", type=int, default=7, help="timing rounds (default: 7)")
-    parser.add_argument("--no-timing", action="store_true", help="only show the demonstration")
-    arguments = parser.parse_args(argv)
-    demo()
-    if not arguments.no_timing:
-        quick_timing(max(1, arguments.rounds))
+    """Run the quick comparison, or the full suite with ``--full``."""
+    arguments = _parser().parse_args(argv)
+    from ._bench import report, run
+
+    if arguments.full:
+        rounds = arguments.rounds or 15
+        results = run.full(arguments.output, rounds=max(1, rounds))
+        _print_header(results)
+        print(report.key_table(results))
+        print()
+        from ._bench import plot
+
+        written = plot.charts(results, arguments.output)
+        print(f"Wrote results-*.json and results-*.md to {arguments.output}/", end="")
+        print(f", and {len(written)} charts." if written else ".")
+        if not written:
+            print("Charts need matplotlib: pip install 'records-tuple[plot]'.")
+        return 0
+    results = run.quick(rounds=max(1, arguments.rounds or 5))
+    _print_header(results)
+    print(report.key_table(results))
+    print()
+    print("The whole suite: python -m records --full")
     return 0
 
 

@@ -10,11 +10,17 @@ and compiled once per shape; a class's own names are then put in by
 user (a field name, a type name) is ever compiled or executed, and a second
 class with the same field names costs one ``FunctionType`` call.
 
-The generated source is registered in ``linecache`` under its synthetic file
-name, so tracebacks and debuggers can show it.
+Each template's source is kept under its synthetic file name and given to
+``linecache``, so that tracebacks and debuggers can show it. ``linecache`` is
+not imported for that (it pulls in ``tokenize`` and ``re``, several
+milliseconds of start-up): the sources are registered when a template is
+compiled if ``linecache`` is already loaded, as in most programs, and
+``register_sources()`` registers them all later.
 """
 
 from __future__ import annotations
+
+import sys
 
 from ._fields import FACTORY
 
@@ -65,6 +71,8 @@ _templates = _BoundedCache(256)
 # Constructors' code with the real parameter names, keyed by (names, factory
 # indices): the cache hit for "the same shape again".
 _codes = _BoundedCache(4096)
+# Template sources by file name, for linecache; bounded like _templates.
+_sources = _BoundedCache(256)
 
 
 def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
@@ -77,14 +85,22 @@ def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
 
 
 def _compile_template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
-    import linecache
-
     source = _template_source(arity, factory_indices)
     filename = f"<records generated __new__ {arity} {list(factory_indices)}>"
     module_code = compile(source, filename, "exec")
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _sources[filename] = source
+    if "linecache" in sys.modules:
+        register_sources()
     (function_code,) = (c for c in module_code.co_consts if hasattr(c, "co_varnames"))
     return function_code  # type: ignore[no-any-return]
+
+
+def register_sources() -> None:
+    """Give ``linecache`` the source of every template compiled so far."""
+    import linecache
+
+    for filename, source in list(_sources.items()):
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
 def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = ()) -> CodeType:

@@ -46,6 +46,24 @@ class TestShapeCache:
         cls = Record.define("Renamed", [("kappa_unseen", int), ("lambda_unseen", int)])
         assert (1, 2) == cls(lambda_unseen=2, kappa_unseen=1)
 
+    def test_regression_guard_compile_count(self, monkeypatch):
+        """A new shape compiles exactly once; repeating it compiles nothing."""
+        calls = []
+        real_compile = builtins.compile
+
+        def counting_compile(*args, **kwargs):
+            calls.append(args[1])
+            return real_compile(*args, **kwargs)
+
+        monkeypatch.setattr(builtins, "compile", counting_compile)
+        arity = 57  # a shape no other test uses
+        Record.define("First", [(f"a{i}", int) for i in range(arity)])
+        assert 1 == len(calls)
+        Record.define("Again", [(f"a{i}", int) for i in range(arity)])
+        Record.define("Renamed", [(f"b{i}", int) for i in range(arity)])
+        records.namedtuple("Plain", [f"c{i}" for i in range(arity)])
+        assert 1 == len(calls), calls
+
     def test_factories_change_the_shape(self):
         """Fields with factories get their own code, distinct from plain ones."""
 
@@ -68,11 +86,32 @@ class TestShapeCache:
             token_field: list = field(default_factory=list)
 
         code = Secret.__new__.__code__
+        _codegen.register_sources()
         source = "".join(linecache.getlines(code.co_filename))
         assert "def __new__(_cls, _0, _1):" in source
         assert "password_field" not in source
         assert "token_field" not in source
         assert ("_cls", "password_field", "token_field") == code.co_varnames
+
+    def test_source_registered_when_linecache_is_loaded(self):
+        """A new template's source reaches linecache at once when it is loaded."""
+        cls = Record.define("Wide", [(f"w{i}", int) for i in range(41)])
+        lines = linecache.getlines(cls.__new__.__code__.co_filename)
+        assert lines[0].startswith("def __new__(_cls, _0, _1,")
+
+    def test_traceback_shows_generated_line(self):
+        """An error raised through a generated __new__ shows the template line."""
+        import traceback
+
+        def broken():
+            raise RuntimeError
+
+        cls = Record.define("Broken", [("x", int)], defaults={"x": field(default_factory=broken)})
+        try:
+            cls()
+        except RuntimeError:
+            text = traceback.format_exc()
+        assert "if _0 is _FACTORY: _0 = _factory_0()" in text
 
     def test_caches_are_bounded(self, monkeypatch):
         """The code cache never grows past its bound."""

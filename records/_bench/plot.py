@@ -1,0 +1,79 @@
+"""
+Charts from benchmark results (matplotlib, an optional extra: ``[plot]``).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+#: The bars of the key-ratio chart: a label, and where its ratios are.
+KEY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], dict[str, float]]], ...] = (
+    ("class creation", lambda r: r["class creation"]["5 fields"]["ratio"]),
+    ("start-up", lambda r: r["start-up"]["ratio"]),
+    ("instance creation", lambda r: r["operations"]["instance, positional"]["ratio"]),
+    ("attribute access", lambda r: r["operations"]["attribute access"]["ratio"]),
+    ("_replace", lambda r: r["operations"]["_replace"]["ratio"]),
+)
+
+
+def charts(results: dict[str, Any], output: str) -> list[str]:
+    """Write the charts for *results* into *output*; return their paths ([] without matplotlib)."""
+    try:
+        import matplotlib as mpl  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return []
+    mpl.use("Agg")  # matplotlib is untyped where its stubs are absent
+    import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
+
+    version = results["meta"]["python"].rsplit(".", 1)[0]
+    written: list[str] = []
+    peers = list(results["meta"]["peers"])
+
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    width = 0.8 / len(peers)
+    for index, peer in enumerate(peers):
+        values = [row(results).get(peer, 0.0) for _, row in KEY_ROWS]
+        positions = [k + index * width for k in range(len(KEY_ROWS))]
+        axes.bar(positions, values, width, label=peer)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks([k + width * (len(peers) - 1) / 2 for k in range(len(KEY_ROWS))])
+    axes.set_xticklabels([label for label, _ in KEY_ROWS])
+    axes.set_yscale("log")
+    axes.set_ylabel("time relative to collections.namedtuple (log)")
+    axes.set_title(f"records and its peers, Python {version} (lower is faster)")
+    axes.legend(fontsize="small", ncol=2)
+    figure.tight_layout()
+    written += _save(figure, output, f"key-ratios-{version}")
+    plt.close(figure)
+
+    if "scaling" in results:
+        scaling = results["scaling"]
+        for kind, unit, scale in (("class creation", "µs", 1e6), ("instance creation", "ns", 1e9)):
+            figure, axes = plt.subplots(figsize=(7, 4.5))
+            for peer in peers:
+                if peer in scaling[kind]:
+                    values = [v * scale for v in scaling[kind][peer]]
+                    axes.plot(scaling["sizes"], values, marker="o", label=peer)
+            axes.set_xlabel("number of fields")
+            axes.set_ylabel(f"{kind} time ({unit}, log)")
+            axes.set_yscale("log")
+            axes.set_title(f"{kind.capitalize()} by number of fields, Python {version}")
+            axes.legend(fontsize="small")
+            axes.grid(True, which="both", alpha=0.3)
+            figure.tight_layout()
+            written += _save(figure, output, f"scaling-{kind.replace(' ', '-')}-{version}")
+            plt.close(figure)
+    return written
+
+
+def _save(figure: Any, output: str, stem: str) -> list[str]:
+    os.makedirs(output, exist_ok=True)
+    paths = [os.path.join(output, f"{stem}.{suffix}") for suffix in ("svg", "png")]
+    for path in paths:
+        figure.savefig(path, dpi=110)
+    return paths

@@ -1,0 +1,180 @@
+"""
+Turn measurements into results: medians, ratios to collections.namedtuple,
+machine and version metadata, a JSON document and Markdown tables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from datetime import datetime, timezone
+
+from . import harness
+from .peers import BASELINE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from .peers import Peer
+
+
+def metadata(peers: Sequence[Peer], missing: Sequence[Peer], mode: str) -> dict[str, Any]:
+    """Where and with what the results were measured."""
+    return {
+        "mode": mode,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}",
+        "peers": {peer.name: peer.version() for peer in peers},
+        "missing peers": [peer.name for peer in missing],
+    }
+
+
+def summarise(
+    samples: dict[str, list[float]], *, baseline_key: str | None = None
+) -> dict[str, Any]:
+    """Medians and ratios to the baseline peer; optionally minus a baseline entry."""
+    values = harness.medians(samples)
+    if baseline_key is not None:
+        base = values.pop(baseline_key)
+        values = {key: value - base for key, value in values.items()}
+    return {"median": values, "ratio": harness.ratios(values, BASELINE.name)}
+
+
+def write_json(results: dict[str, Any], path: str) -> None:
+    """Write *results* as indented JSON."""
+    with open(path, "w") as file:
+        json.dump(results, file, indent=2)
+        file.write("\n")
+
+
+def _cell(seconds: float | None, ratio: float | None, unit: str) -> str:
+    if seconds is None:
+        return "n/a"
+    scale = {"µs": 1e6, "ns": 1e9, "ms": 1e3}[unit]
+    ratio_text = f" ({ratio:.2f}×)" if ratio is not None else ""
+    return f"{seconds * scale:.1f} {unit}{ratio_text}"
+
+
+def _row(label: str, summary: dict[str, Any], columns: Sequence[str], unit: str) -> str:
+    cells = [
+        _cell(summary["median"].get(name), summary["ratio"].get(name), unit) for name in columns
+    ]
+    return f"| {label} | " + " | ".join(cells) + " |"
+
+
+def key_table(results: dict[str, Any]) -> str:
+    """Return the quick table: the ratios that matter most, one row each."""
+    columns = list(results["meta"]["peers"])
+    lines = [
+        "| | " + " | ".join(columns) + " |",
+        "|---|" + "---|" * len(columns),
+        _row(
+            "class creation (5 fields, 2 defaults)",
+            results["class creation"]["5 fields"],
+            columns,
+            "µs",
+        ),
+        _row("start-up: 200 types, above an empty module", results["start-up"], columns, "ms"),
+    ]
+    operations = results["operations"]
+    for label in ("instance, positional", "attribute access", "_replace"):
+        lines.append(_row(label, operations[label], columns, "ns"))
+    memory = results["memory"]
+    lines.append(
+        "| memory: traced bytes per instance | "
+        + " | ".join(f"{memory['traced bytes per instance'].get(name, 0):.1f}" for name in columns)
+        + " |"
+    )
+    return "\n".join(lines)
+
+
+def full_markdown(results: dict[str, Any]) -> str:
+    """Every table of a full run, with its metadata."""
+    meta = results["meta"]
+    columns = list(meta["peers"])
+    header = "| | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns)
+    parts = [
+        f"# records benchmarks — Python {meta['python']} ({meta['implementation']})",
+        "",
+        f"Measured {meta['date']} on {meta['machine']}.",
+        "Versions: "
+        + ", ".join(f"{name}: {version}" for name, version in meta["peers"].items())
+        + ".",
+        f"Every figure is the median of {results['rounds']} interleaved rounds; "
+        "the ratio in brackets is to collections.namedtuple in the same run (lower is better).",
+        "",
+        "## Key ratios",
+        "",
+        key_table(results),
+        "",
+        "## Class creation",
+        "",
+        header,
+    ]
+    for label, summary in results["class creation"].items():
+        parts.append(_row(label, summary, columns, "µs"))
+    parts += ["", "## Start-up and import", "", header]
+    parts.append(
+        _row(
+            "200 types in a fresh process, above an empty module",
+            results["start-up"],
+            columns,
+            "ms",
+        )
+    )
+    if "import time" in results:
+        modules = results["import time"]["median"]
+        parts.append("")
+        parts.append("`python -X importtime` of each library (cumulative, median):")
+        parts.append("")
+        parts += [f"- `{module}`: {seconds * 1e3:.2f} ms" for module, seconds in modules.items()]
+    parts += [
+        "",
+        "## Instances (5 fields)",
+        "",
+        "| | " + " | ".join([*columns, "struct sequence"]) + " |",
+        "|---|" + "---|" * (len(columns) + 1),
+    ]
+    for label, summary in results["operations"].items():
+        parts.append(_row(label, summary, [*columns, "struct sequence"], "ns"))
+    memory = results["memory"]
+    parts += [
+        "",
+        f"## Memory ({memory['count']:,} instances)",
+        "",
+        header,
+        "| sys.getsizeof | "
+        + " | ".join(str(memory["getsizeof"].get(n, "n/a")) for n in columns)
+        + " |",
+        "| traced bytes per instance | "
+        + " | ".join(f"{memory['traced bytes per instance'].get(n, 0):.1f}" for n in columns)
+        + " |",
+        "",
+        f"A plain 5-tuple: sys.getsizeof {memory['getsizeof']['tuple']}.",
+    ]
+    if "scaling" in results:
+        scaling = results["scaling"]
+        parts += ["", "## Scaling with the number of fields", ""]
+        for kind, unit in (("class creation", "µs"), ("instance creation", "ns")):
+            parts += [
+                f"{kind}:",
+                "",
+                "| fields | " + " | ".join(columns) + " |",
+                "|---|" + "---|" * len(columns),
+            ]
+            for index, size in enumerate(scaling["sizes"]):
+                row = [
+                    _cell(scaling[kind][name][index], None, unit)
+                    if name in scaling[kind]
+                    else "n/a"
+                    for name in columns
+                ]
+                parts.append(f"| {size} | " + " | ".join(row) + " |")
+            parts.append("")
+    return "\n".join(parts) + "\n"

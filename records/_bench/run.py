@@ -1,0 +1,94 @@
+"""
+The two runs: the quick one printed by ``python -m records`` and the full
+suite of ``python -m records --full``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import harness, report, suite
+from .peers import PEERS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .peers import Peer
+
+SCALING_SIZES = (1, 2, 5, 10, 15, 20, 30)
+
+
+def available_peers() -> tuple[list[Peer], list[Peer]]:
+    """Return the peers importable here, and those that are not."""
+    found = [peer for peer in PEERS if peer.available()]
+    missing = [peer for peer in PEERS if peer not in found]
+    return found, missing
+
+
+def quick(rounds: int = 5) -> dict[str, Any]:
+    """Measure the key comparisons, in well under 30 seconds."""
+    peers, missing = available_peers()
+    steps = rounds * len(peers) * 2 + rounds + len(peers)
+    progress = harness.Progress(steps)
+    results: dict[str, Any] = {"meta": report.metadata(peers, missing, "quick"), "rounds": rounds}
+    classes = suite.class_creation(peers, 5, 2, rounds, progress)
+    results["class creation"] = {"5 fields": report.summarise(classes)}
+    startup = suite.startup(peers, rounds, progress)
+    results["start-up"] = report.summarise(startup, baseline_key="empty module")
+    operations = suite.operations(peers, rounds, progress, loops=10_000)
+    results["operations"] = {name: report.summarise(s) for name, s in operations.items()}
+    results["memory"] = suite.memory(peers, 100_000, progress)
+    progress.finish()
+    return results
+
+
+def full(
+    output: str,
+    rounds: int = 15,
+    *,
+    sizes: tuple[int, ...] = SCALING_SIZES,
+    memory_count: int = 1_000_000,
+) -> dict[str, Any]:
+    """Everything, written to *output* as JSON and Markdown (charts: see ``plot``)."""
+    peers, missing = available_peers()
+    scaling_rounds = max(3, rounds // 3)
+    per_peer_rounds = rounds * len(peers)
+    steps = (
+        5 * per_peer_rounds  # class creation, five configurations
+        + rounds  # start-up
+        + 7  # import time
+        + per_peer_rounds  # instance operations
+        + len(peers)  # memory
+        + len(sizes) * (scaling_rounds * len(peers) + 1)
+    )
+    progress = harness.Progress(steps)
+    results: dict[str, Any] = {"meta": report.metadata(peers, missing, "full"), "rounds": rounds}
+    creation: dict[str, Any] = {}
+    for label, count, defaults, fresh in (
+        ("5 fields", 5, 2, False),
+        ("5 fields, new names every class", 5, 2, True),
+        ("1 field", 1, 0, False),
+        ("10 fields", 10, 2, False),
+        ("30 fields", 30, 2, False),
+    ):
+        samples = suite.class_creation(
+            peers, count, defaults, rounds, progress, fresh_names=fresh, per_round=100
+        )
+        creation[label] = report.summarise(samples)
+    results["class creation"] = creation
+    startup = suite.startup(peers, rounds, progress)
+    results["start-up"] = report.summarise(startup, baseline_key="empty module")
+    results["import time"] = report.summarise(suite.import_time(peers, 7, progress))
+    operations = suite.operations(peers, rounds, progress)
+    results["operations"] = {name: report.summarise(s) for name, s in operations.items()}
+    results["memory"] = suite.memory(peers, memory_count, progress)
+    results["scaling"] = suite.scaling(peers, sizes, scaling_rounds, progress)
+    progress.finish()
+
+    os.makedirs(output, exist_ok=True)
+    stem = os.path.join(output, f"results-{results['meta']['python'].rsplit('.', 1)[0]}")
+    report.write_json(results, stem + ".json")
+    with open(stem + ".md", "w") as file:
+        file.write(report.full_markdown(results))
+    return results

@@ -1,0 +1,283 @@
+"""
+The measurements: class creation, start-up, instance operations, memory,
+scaling with the number of fields, and import time.
+
+Each function returns plain data (seconds, bytes) keyed by peer name, ready
+for JSON; ratios to ``collections.namedtuple`` are computed by the report.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import random
+import subprocess
+import sys
+import tempfile
+import tracemalloc
+import types
+
+from . import harness
+from .peers import COMMON_OPERATIONS, Peer, field_names
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+# Classes defined for pickling are registered here, under unique names, so
+# that pickle finds them as records._bench.suite.<name>.
+_registry = types.ModuleType(__name__ + "._registry")
+sys.modules[_registry.__name__] = _registry
+
+
+def define(peer: Peer, names: Sequence[str], default_count: int) -> dict[str, Any]:
+    """
+    Define class ``P`` of *peer* with *names* in a fresh namespace, with two
+    equal instances ``p`` and ``p2`` (all fields given), registered for pickle.
+    """
+    namespace: dict[str, Any] = {"loads": pickle.loads, "dumps": pickle.dumps, "copy": copy.copy}
+    exec(peer.setup, namespace)  # fixed import statements of the peer
+    exec(peer.define("P", names, default_count), namespace)  # generated names only
+    cls = namespace["P"]
+    unique = f"P_{abs(hash((peer.name, tuple(names))))}"
+    cls.__qualname__ = cls.__name__ = unique
+    cls.__module__ = _registry.__name__
+    setattr(_registry, unique, cls)
+    values = range(1, len(names) + 1)
+    namespace["p"] = cls(*values)
+    namespace["p2"] = cls(*values)
+    return namespace
+
+
+def class_creation(
+    peers: Sequence[Peer],
+    field_count: int,
+    default_count: int,
+    rounds: int,
+    progress: harness.Progress,
+    *,
+    fresh_names: bool = False,
+    per_round: int = 200,
+) -> dict[str, list[float]]:
+    """
+    Seconds per class definition, *rounds* samples per peer.
+
+    With *fresh_names*, every class has field names never seen before (a
+    shape-cache miss for records); otherwise one class statement is repeated.
+    """
+    samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
+    namespaces: dict[str, dict[str, Any]] = {}
+    for peer in peers:
+        namespaces[peer.name] = {}
+        exec(peer.setup, namespaces[peer.name])
+    counter = 0
+    for _ in range(rounds):
+        for peer in peers:
+            # The definitions run unrolled inside one function, as timeit runs
+            # its statement: no exec per class. Every class has its own name,
+            # as in a real module (attrs, for one, slows down when many
+            # classes share a name, through its linecache file names).
+            statements = []
+            names = field_names(field_count)
+            for _ in range(per_round):
+                counter += 1
+                if fresh_names:
+                    names = field_names(field_count, prefix=f"n{counter}_")
+                statements.append(peer.define(f"P{counter}", names, default_count))
+            body = "".join(statements)
+            namespace = dict(namespaces[peer.name])
+            exec("def run():\n" + _indent(body), namespace)  # generated names only
+            samples[peer.name].append(harness.time_callable(namespace["run"], 1) / per_round)
+            progress.step(f"class creation, {field_count} fields: {peer.name}")
+    return samples
+
+
+# Loops per sample, in tenths of the operations' base count: cheap operations
+# run longer so that a sample is well above the timer's resolution.
+_LOOP_FACTOR = {
+    "attribute access": 100,
+    "index access": 100,
+    "unpacking": 50,
+    "equality": 100,
+    "hash": 100,
+    "pickle round trip": 1,
+    "copy.copy": 5,
+}
+
+
+def _indent(source: str) -> str:
+    return "".join(f"    {line}\n" for line in source.splitlines())
+
+
+def operations(
+    peers: Sequence[Peer], rounds: int, progress: harness.Progress, loops: int = 20_000
+) -> dict[str, dict[str, list[float]]]:
+    """Seconds per operation on a 5-field record, by operation then peer."""
+    names = field_names(5)
+    namespaces = {peer.name: define(peer, names, 2) for peer in peers}
+    table: dict[str, dict[str, list[float]]] = {}
+    for operation in [*COMMON_OPERATIONS, "index access", "unpacking", "_replace", "_asdict"]:
+        table[operation] = {}
+    for _ in range(rounds):
+        for peer in peers:
+            statements = {**COMMON_OPERATIONS, **peer.operations}
+            for operation, statement in statements.items():
+                number = loops * _LOOP_FACTOR.get(operation, 1) // 10
+                elapsed = harness.time_statement(statement, namespaces[peer.name], number)
+                table[operation].setdefault(peer.name, []).append(elapsed)
+            progress.step(f"instance operations: {peer.name}")
+    struct_time = _struct_sequence_operations(rounds, loops)
+    for operation, values in struct_time.items():
+        table[operation]["struct sequence"] = values
+    return table
+
+
+def _struct_sequence_operations(rounds: int, loops: int) -> dict[str, list[float]]:
+    """Access on a C struct sequence (time.struct_time, 9 fields) for reference."""
+    import time
+
+    namespace = {"p": time.localtime(0), "p2": time.localtime(0)}
+    statements = {"attribute access": "p.tm_mday", "index access": "p[2]", "hash": "hash(p)"}
+    return {
+        operation: [
+            harness.time_statement(statement, namespace, loops * 10) for _ in range(rounds)
+        ]
+        for operation, statement in statements.items()
+    }
+
+
+def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dict[str, Any]:
+    """``sys.getsizeof`` and traced bytes per instance for *count* instances."""
+    result: dict[str, Any] = {"getsizeof": {}, "traced bytes per instance": {}, "count": count}
+    values = tuple(range(1, 6))
+    for peer in peers:
+        namespace = define(peer, field_names(5), 2)
+        cls = namespace["P"]
+        result["getsizeof"][peer.name] = sys.getsizeof(namespace["p"])
+        holder: list[Any] = [None] * count
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for index in range(count):
+            holder[index] = cls(*values)
+        traced = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        del holder
+        result["traced bytes per instance"][peer.name] = traced / count
+        progress.step(f"memory: {peer.name}")
+    result["getsizeof"]["tuple"] = sys.getsizeof(values)
+    return result
+
+
+def scaling(
+    peers: Sequence[Peer], sizes: Sequence[int], rounds: int, progress: harness.Progress
+) -> dict[str, Any]:
+    """Class and instance creation time by number of fields."""
+    result: dict[str, Any] = {"sizes": list(sizes), "class creation": {}, "instance creation": {}}
+    for size in sizes:
+        defaults = min(2, size // 2)
+        per_round = 100 if size <= 10 else 40
+        classes = class_creation(peers, size, defaults, rounds, progress, per_round=per_round)
+        for name, median in harness.medians(classes).items():
+            result["class creation"].setdefault(name, []).append(median)
+        namespaces = {peer.name: define(peer, field_names(size), defaults) for peer in peers}
+        call = "P(" + ", ".join(str(i) for i in range(size)) + ")"
+        samples_by_peer: dict[str, list[float]] = {peer.name: [] for peer in peers}
+        for _ in range(rounds):
+            for peer in peers:
+                elapsed = harness.time_statement(call, namespaces[peer.name], 10_000)
+                samples_by_peer[peer.name].append(elapsed)
+        for name, median in harness.medians(samples_by_peer).items():
+            result["instance creation"].setdefault(name, []).append(median)
+        progress.step(f"scaling, {size} fields")
+    return result
+
+
+def startup_module(peer: Peer, types_count: int = 200, seed: int = 2026) -> str:
+    """Return the source of a module defining *types_count* record types of 3-8 fields."""
+    rng = random.Random(seed)
+    parts = [peer.setup]
+    for index in range(types_count):
+        count = rng.randint(3, 8)
+        defaults = rng.randint(0, 2)
+        names = [f"field_{index}_{n}" for n in range(count)]
+        parts.append(peer.define(f"Type{index}", names, defaults))
+    return "\n".join(parts) + "\n"
+
+
+_CHILD = """
+import sys, time
+sys.path[:0] = {paths!r}
+start = time.perf_counter()
+import {module}
+print(time.perf_counter() - start)
+"""
+
+
+def startup(
+    peers: Sequence[Peer], rounds: int, progress: harness.Progress
+) -> dict[str, list[float]]:
+    """
+    Seconds to import a module of 200 record types in a fresh process.
+
+    The child runs with ``-S -E`` (no site hooks, no environment), gets this
+    process's ``sys.path``, and times ``import`` of the generated, already
+    byte-compiled module: the peer's library import plus 200 definitions. An
+    empty module, timed the same way, is the baseline the report subtracts.
+    """
+    samples: dict[str, list[float]] = {"empty module": [], **{peer.name: [] for peer in peers}}
+    with tempfile.TemporaryDirectory() as directory:
+        modules = {"empty module": "startup_empty"}
+        with open(os.path.join(directory, "startup_empty.py"), "w") as file:
+            file.write("")
+        for index, peer in enumerate(peers):
+            modules[peer.name] = f"startup_{index}"
+            with open(os.path.join(directory, f"startup_{index}.py"), "w") as file:
+                file.write(startup_module(peer))
+        paths = [directory, *[path for path in sys.path if path]]
+        for module in modules.values():  # compile once, and warm the disk cache
+            _child_seconds(module, paths)
+        for _ in range(rounds):
+            for name, module in modules.items():
+                samples[name].append(_child_seconds(module, paths))
+            progress.step("start-up, 200 types in a fresh process")
+    return samples
+
+
+def _child_seconds(module: str, paths: list[str]) -> float:
+    code = _CHILD.format(paths=paths, module=module)
+    environment = {
+        key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"
+    }
+    output = subprocess.run(
+        [sys.executable, "-S", "-E", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=environment,
+    ).stdout
+    return float(output.strip().splitlines()[-1])
+
+
+def import_time(
+    peers: Sequence[Peer], rounds: int, progress: harness.Progress
+) -> dict[str, list[float]]:
+    """Seconds ``python -X importtime`` reports for importing each peer's module."""
+    modules = {peer.module for peer in peers} | {"records"}
+    paths = [path for path in sys.path if path]
+    samples: dict[str, list[float]] = {module: [] for module in sorted(modules)}
+    for _ in range(rounds):
+        for module, values in samples.items():
+            code = f"import sys; sys.path[:0] = {paths!r}; import {module}"
+            stderr = subprocess.run(
+                [sys.executable, "-S", "-E", "-X", "importtime", "-c", code],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stderr
+            lines = [line for line in stderr.splitlines() if line.rstrip().endswith(f"| {module}")]
+            # A module imported before the measured statement shows no line: 0 s.
+            values.append(int(lines[-1].split("|")[1]) / 1e6 if lines else 0.0)
+        progress.step("import time")
+    return samples
