@@ -54,7 +54,7 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
     if "scaling" in results:
         scaling = results["scaling"]
         for kind, unit, scale in (("class creation", "µs", 1e6), ("instance creation", "ns", 1e9)):
-            figure, axes = plt.subplots(figsize=(7, 4.5))
+            figure, axes = plt.subplots(figsize=(9, 4.5))
             for peer in peers:
                 if peer in scaling[kind]:
                     values = [v * scale for v in scaling[kind][peer]]
@@ -63,7 +63,7 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
             axes.set_ylabel(f"{kind} time ({unit}, log)")
             axes.set_yscale("log")
             axes.set_title(f"{kind.capitalize()} by number of fields, Python {version}")
-            axes.legend(fontsize="small")
+            axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
             axes.grid(True, which="both", alpha=0.3)
             figure.tight_layout()
             written += _save(figure, output, f"scaling-{kind.replace(' ', '-')}-{version}")
