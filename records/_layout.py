@@ -82,7 +82,9 @@ def seal(cls: type, attributes: dict[str, object]) -> bool:
         return sealer(cls, attributes)
     for name, value in attributes.items():
         setattr(cls, name, value)
-    return cls.__dictoffset__ == 0
+    # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
+    # "may have a dict", and the caller then forbids setting attributes.
+    return getattr(cls, "__dictoffset__", None) == 0
 
 
 def supported() -> bool:

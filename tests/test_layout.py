@@ -166,6 +166,19 @@ class TestFallback:
             del point.x
         assert "record 'Point' is immutable: cannot delete attribute 'x'" == str(info.value)
 
+    def test_fallback_without_dictoffset(self, fallback):
+        """Where types have no __dictoffset__ (PyPy), seal sets and reports a possible dict."""
+
+        class HidesDictOffset(type):
+            def __getattribute__(cls, name):
+                if name == "__dictoffset__":
+                    raise AttributeError(name)
+                return super().__getattribute__(name)
+
+        target = HidesDictOffset("Target", (), {})
+        assert _layout.seal(target, {"value": 1}) is False
+        assert 1 == target.value
+
     def test_fallback_keeps_user_setattr(self, fallback):
         """A __setattr__ defined in the body is not replaced."""
 
