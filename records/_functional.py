@@ -29,6 +29,7 @@ def define(
     message = _rules.invalid_typename_message(typename)
     if message is not None:
         raise ValueError(message)
+    typename = _rules.as_in_source(typename)
     pairs = list(fields.items()) if hasattr(fields, "items") else list(fields)
     annotations: dict[str, Any] = {}
     for pair in pairs:
@@ -39,6 +40,7 @@ def define(
         message = _rules.invalid_name_message(typename, name)
         if message is not None:
             raise (TypeError if type(name) is not str else ValueError)(message)
+        name = _rules.as_in_source(name)  # as the class statement would read it
         if name in annotations:
             raise ValueError(_rules.duplicate_field_message(typename, name))
         annotations[name] = annotation

@@ -15,6 +15,7 @@ from keyword import iskeyword
 from ._accessors import accessor
 from ._codegen import make_constructor
 from ._compat import PY_3_13_PLUS, UNKNOWN_FIELD_ERROR, caller_module
+from ._rules import as_in_source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,7 +91,14 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     fields = tuple(map(sys.intern, names))
     arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
     globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
-    __new__ = make_constructor(fields, defaults, None, globals_)
+    # collections.namedtuple's eval reads the names as source does: NFKC
+    # normalized, so two names may become one parameter (a SyntaxError there).
+    parameters = tuple(map(as_in_source, fields))
+    if len(set(parameters)) != len(parameters):
+        duplicate = next(p for i, p in enumerate(parameters) if p in parameters[:i])
+        msg = f"duplicate argument {duplicate!r} in function definition"
+        raise SyntaxError(msg, ("<string>", 1, 0, ""))
+    __new__ = make_constructor(parameters, defaults, None, globals_)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
     _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
     for method in (__new__, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):

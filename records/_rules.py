@@ -96,6 +96,21 @@ def two_record_bases_message(record: str, first: str, second: str) -> str:
     return f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
 
 
+def as_in_source(name: str) -> str:
+    """
+    Return identifier *name* as Python reads it in source code.
+
+    The parser NFKC-normalizes identifiers (PEP 3131): ``ﬁ`` in source is the
+    name ``fi``. ASCII names are returned as they are, without importing
+    ``unicodedata``.
+    """
+    if name.isascii():
+        return name
+    from unicodedata import normalize
+
+    return normalize("NFKC", name)
+
+
 def check_unique(record: str, names: Iterable[str]) -> None:
     """Raise ``ValueError`` if a name occurs twice in *names*."""
     seen: set[str] = set()

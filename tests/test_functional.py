@@ -94,3 +94,12 @@ def test_errors(typename, fields_, defaults, error, message):
     with pytest.raises(error) as info:
         Record.define(typename, fields_, defaults=defaults)
     assert message == str(info.value)
+
+
+def test_names_read_as_in_source():
+    """Names are NFKC-normalized, as a class statement's parser would read them."""
+    cls = Record.define("Ligature", [("ﬁeld", int)])
+    assert ("field",) == cls._fields
+    assert 1 == cls(field=1).field
+    with pytest.raises(ValueError, match="duplicate field 'field'"):
+        Record.define("Twice", [("ﬁeld", int), ("field", int)])

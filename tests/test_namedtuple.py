@@ -77,6 +77,7 @@ def test_same_class(typename, field_names, kwargs):
         (1, "x", {}),
         ("Ok", "x y", {"rename": True, "defaults": (1, 2, 3)}),
         ("", "x", {}),
+        ("Ok", ["ﬁ", "fi"], {}),  # one parameter once NFKC-normalized
     ],
 )
 def test_same_errors(typename, field_names, kwargs):
@@ -123,3 +124,12 @@ def test_same_pickle(protocol, monkeypatch):
     reference = collections.namedtuple("Pickled", "a b", defaults=[2])
     monkeypatch.setattr(sys.modules[__name__], "Pickled", reference)
     assert pickle.dumps(reference(1), protocol) == data
+
+
+def test_unicode_names_normalized_like_source():
+    """Parameters are NFKC-normalized as collections' eval does; fields keep the raw name."""
+    expected = collections.namedtuple("Uni", ["ﬁ", "ｘ"])
+    actual = records.namedtuple("Uni", ["ﬁ", "ｘ"])
+    assert expected._fields == actual._fields == ("ﬁ", "ｘ")
+    assert expected.__new__.__code__.co_varnames == actual.__new__.__code__.co_varnames
+    assert expected(fi=1, x=2) == actual(fi=1, x=2)
