@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _tuple_new = tuple.__new__
 
 
-def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
+def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     typename: str,
     field_names: str | Iterable[str],
     *,
