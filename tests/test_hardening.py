@@ -81,7 +81,7 @@ def test_chains_round_trip(chain, data):
     for level, (names, default_count) in enumerate(chain):
         own = [f"{name}_{level}" for name in names]
         defaults = {}
-        if names_so_far and cls._field_defaults or getattr(cls, "__record_factories__", {}):
+        if cls._field_defaults or cls.__record_factories__:
             default_count = len(own)  # after a default, every field needs one
         for name in own[len(own) - default_count :]:
             use_factory = data.draw(st.booleans())
@@ -131,7 +131,7 @@ def test_threads_build_and_use_records_simultaneously():
                 assert tuple(names) == cls._fields
                 assert (*range(len(names) - 1), i) == cls(*range(len(names) - 1))
                 assert cls.__new__.__code__.co_varnames == ("_cls", *names)
-        except BaseException as error:  # noqa: BLE001 - reported below
+        except BaseException as error:  # reported below
             errors.append(error)
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
