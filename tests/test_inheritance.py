@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import pytest
 
-from records import Record, field
+from records import Record, _layout, field
 
 
 class Point(Record):
@@ -136,7 +136,8 @@ class TestMixins:
 
         pair = Pair(1, 2)
         assert "Pair with 2 items" == pair.describe()
-        assert sys.getsizeof(pair) == sys.getsizeof((1, 2))
+        if _layout.supported():
+            assert sys.getsizeof(pair) == sys.getsizeof((1, 2))
 
     def test_mixin_with_dict_gets_no_dict(self):
         """Instances stay immutable even when a mixin has a __dict__."""
@@ -203,7 +204,8 @@ class TestMixins:
         square = Square(2)
         assert 4.0 == square.area()
         assert isinstance(square, HasArea)
-        assert sys.getsizeof(square) == sys.getsizeof((2,))
+        if _layout.supported():
+            assert sys.getsizeof(square) == sys.getsizeof((2,))
 
     def test_user_init_subclass_chain(self):
         """A record's own __init_subclass__ runs alongside the record machinery."""

@@ -4,6 +4,8 @@ import gc
 import sys
 import weakref
 
+from platform_marks import cpython_only
+
 import records
 from records import Record, field
 
@@ -30,6 +32,7 @@ def test_classes_are_collected():
     assert nt_ref() is None
 
 
+@cpython_only
 def test_100000_classes_memory_flat():
     """100,000 record classes created and dropped leave memory flat."""
     for i in range(5_000):  # warm the shape caches and the allocator

@@ -34,9 +34,13 @@ class Peer:
     operations: dict[str, str] = field(default_factory=dict)
     #: The distribution whose version is reported, if not the standard library.
     distribution: str | None = None
+    #: The oldest Python where the peer's idiom exists.
+    minimum_python: tuple[int, int] = (3, 0)
 
     def available(self) -> bool:
         """Whether the peer's library can be imported here."""
+        if self.minimum_python > sys.version_info:
+            return False
         try:
             importlib.import_module(self.module)
         except ImportError:
@@ -113,6 +117,7 @@ PEERS: tuple[Peer, ...] = (
         "import dataclasses",
         _class_statement("", "@dataclasses.dataclass(frozen=True, slots=True)"),
         {"_replace": "dataclasses.replace(p, f2=9)", "_asdict": "dataclasses.asdict(p)"},
+        minimum_python=(3, 10),  # slots=True
     ),
     Peer(
         "attrs.frozen",

@@ -61,6 +61,10 @@ def _cell(seconds: float | None, ratio: float | None, unit: str) -> str:
     return f"{seconds * scale:.1f} {unit}{ratio_text}"
 
 
+def _bytes(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"
+
+
 def _row(label: str, summary: dict[str, Any], columns: Sequence[str], unit: str) -> str:
     cells = [
         _cell(summary["median"].get(name), summary["ratio"].get(name), unit) for name in columns
@@ -88,7 +92,7 @@ def key_table(results: dict[str, Any]) -> str:
     memory = results["memory"]
     lines.append(
         "| memory: traced bytes per instance | "
-        + " | ".join(f"{memory['traced bytes per instance'].get(name, 0):.1f}" for name in columns)
+        + " | ".join(_bytes(memory["traced bytes per instance"].get(name)) for name in columns)
         + " |"
     )
     return "\n".join(lines)
@@ -153,10 +157,10 @@ def full_markdown(results: dict[str, Any]) -> str:
         + " | ".join(str(memory["getsizeof"].get(n, "n/a")) for n in columns)
         + " |",
         "| traced bytes per instance | "
-        + " | ".join(f"{memory['traced bytes per instance'].get(n, 0):.1f}" for n in columns)
+        + " | ".join(_bytes(memory["traced bytes per instance"].get(n)) for n in columns)
         + " |",
         "",
-        f"A plain 5-tuple: sys.getsizeof {memory['getsizeof']['tuple']}.",
+        f"A plain 5-tuple: sys.getsizeof {memory['getsizeof'].get('tuple', 'n/a')}.",
     ]
     if "scaling" in results:
         scaling = results["scaling"]

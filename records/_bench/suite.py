@@ -15,7 +15,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import tracemalloc
 import types
 
 from . import harness
@@ -149,24 +148,40 @@ def _struct_sequence_operations(rounds: int, loops: int) -> dict[str, list[float
 
 
 def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dict[str, Any]:
-    """``sys.getsizeof`` and traced bytes per instance for *count* instances."""
+    """
+    ``sys.getsizeof`` and traced bytes per instance for *count* instances.
+
+    Interpreters without them (PyPy has neither ``getsizeof`` nor
+    ``tracemalloc``) get no entry, which the report shows as "n/a".
+    """
     result: dict[str, Any] = {"getsizeof": {}, "traced bytes per instance": {}, "count": count}
+    try:
+        import tracemalloc
+    except ImportError:
+        tracemalloc = None  # type: ignore[assignment]
     values = tuple(range(1, 6))
     for peer in peers:
         namespace = define(peer, field_names(5), 2)
         cls = namespace["P"]
-        result["getsizeof"][peer.name] = sys.getsizeof(namespace["p"])
-        holder: list[Any] = [None] * count
-        tracemalloc.start()
-        before = tracemalloc.get_traced_memory()[0]
-        for index in range(count):
-            holder[index] = cls(*values)
-        traced = tracemalloc.get_traced_memory()[0] - before
-        tracemalloc.stop()
-        del holder
-        result["traced bytes per instance"][peer.name] = traced / count
+        try:
+            result["getsizeof"][peer.name] = sys.getsizeof(namespace["p"])
+        except TypeError:  # "not implemented on PyPy"
+            pass
+        if tracemalloc is not None:
+            holder: list[Any] = [None] * count
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            for index in range(count):
+                holder[index] = cls(*values)
+            traced = tracemalloc.get_traced_memory()[0] - before
+            tracemalloc.stop()
+            del holder
+            result["traced bytes per instance"][peer.name] = traced / count
         progress.step(f"memory: {peer.name}")
-    result["getsizeof"]["tuple"] = sys.getsizeof(values)
+    try:
+        result["getsizeof"]["tuple"] = sys.getsizeof(values)
+    except TypeError:
+        pass
     return result
 
 
