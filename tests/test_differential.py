@@ -105,13 +105,27 @@ def build_call(cls, keywords, positional=()):
         return (TypeError, str(error).replace(cls.__name__, "Name", 1))
 
 
-@given(namedtuple_arguments())
+@st.composite
+def valid_namedtuple_arguments(draw):
+    """Arguments both factories accept, for classes defined in this module."""
+    typename = draw(
+        identifiers.filter(lambda name: not keyword.iskeyword(name)).map(lambda n: "T" + n)
+    )
+    names = draw(st.lists(name_like, max_size=6))
+    defaults = draw(st.lists(st.integers(), max_size=len(names)))
+    return typename, names, True, defaults  # rename makes any names valid
+
+
+@given(valid_namedtuple_arguments())
 def test_same_pickle(arguments):
     """Where both build a class in this module, the pickles are byte-identical."""
-    typename, field_names, rename, defaults, _ = arguments
+    typename, field_names, rename, defaults = arguments
+    field_names = [str(name) for name in field_names]
     expected = build(collections.namedtuple, typename, field_names, rename, defaults, None)
     actual = build(records.namedtuple, typename, field_names, rename, defaults, None)
-    assume(not isinstance(expected, Exception))
+    if isinstance(expected, Exception):  # NFKC-equal names: a SyntaxError for both
+        assert type(expected) is type(actual)
+        return
     assume(not hasattr(THIS_MODULE, expected.__name__))
     values = list(range(len(expected._fields)))
     try:

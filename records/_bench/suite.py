@@ -8,6 +8,7 @@ for JSON; ratios to ``collections.namedtuple`` are computed by the report.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import pickle
@@ -163,10 +164,8 @@ def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dic
     for peer in peers:
         namespace = define(peer, field_names(5), 2)
         cls = namespace["P"]
-        try:
+        with contextlib.suppress(TypeError):  # "not implemented on PyPy"
             result["getsizeof"][peer.name] = sys.getsizeof(namespace["p"])
-        except TypeError:  # "not implemented on PyPy"
-            pass
         if tracemalloc is not None:
             holder: list[Any] = [None] * count
             tracemalloc.start()
@@ -178,10 +177,8 @@ def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dic
             del holder
             result["traced bytes per instance"][peer.name] = traced / count
         progress.step(f"memory: {peer.name}")
-    try:
+    with contextlib.suppress(TypeError):
         result["getsizeof"]["tuple"] = sys.getsizeof(values)
-    except TypeError:
-        pass
     return result
 
 
