@@ -29,14 +29,23 @@ def _outcome(factory, *args, **kwargs):
         return error
 
 
+_NAME_ALPHABET = "abcxyz_019\ufb01"  # short identifiers, underscores, digits, an NFKC pair
+
+
+def _text(provider: "atheris.FuzzedDataProvider", limit: int) -> str:
+    """Return mostly name-like text, sometimes any unicode: valid inputs reach deeper code."""
+    if provider.ConsumeIntInRange(0, 3):
+        length = provider.ConsumeIntInRange(0, limit)
+        return "".join(_NAME_ALPHABET[provider.ConsumeIntInRange(0, 10)] for _ in range(length))
+    return provider.ConsumeUnicodeNoSurrogates(provider.ConsumeIntInRange(0, limit))
+
+
 def test_one_input(data: bytes) -> None:
     """Check one fuzzed input."""
     provider = atheris.FuzzedDataProvider(data)
-    typename = provider.ConsumeUnicodeNoSurrogates(provider.ConsumeIntInRange(0, 12))
+    typename = _text(provider, 12)
     count = provider.ConsumeIntInRange(0, 6)
-    names = [
-        provider.ConsumeUnicodeNoSurrogates(provider.ConsumeIntInRange(0, 8)) for _ in range(count)
-    ]
+    names = [_text(provider, 8) for _ in range(count)]
     as_string = provider.ConsumeBool()
     rename = provider.ConsumeBool()
     defaults = (
