@@ -88,7 +88,7 @@ def _compile_template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
     source = _template_source(arity, factory_indices)
     filename = f"<records generated __new__ {arity} {list(factory_indices)}>"
     module_code = compile(source, filename, "exec")
-    _sources[filename] = source
+    _sources.add(filename, source)
     if "linecache" in sys.modules:
         register_sources()
     (function_code,) = (c for c in module_code.co_consts if hasattr(c, "co_varnames"))

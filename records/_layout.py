@@ -13,17 +13,18 @@ new type object is edited into exactly what CPython builds for
   ``tp_dictoffset`` becomes 0;
 * 3.12, 3.13: ``Py_TPFLAGS_MANAGED_DICT`` is cleared and ``tp_dictoffset``
   becomes 0 (the managed dict lived in a pre-header, not in ``tp_basicsize``);
-* then ``tp_getset`` is cleared, the ``__dict__`` descriptor is removed from
-  the type's dict, and ``PyType_Modified`` drops cached lookups.
+* then ``tp_getset`` is cleared and the ``__dict__`` descriptor is removed
+  from the type's dict; a final ``type.__setattr__`` runs ``PyType_Modified``,
+  which drops cached lookups.
 
 Safety: nothing is written unless (1) the interpreter is a CPython version
 listed here, not free-threaded; (2) at first use, the ctypes view of
 ``PyTypeObject`` reads back the values Python reports for several known types;
 (3) patching a probe class gives a class whose instances have exactly a
 tuple's size and no ``__dict__``; and (4) the class being patched differs from
-its base by exactly the dict CPython added. Where any check fails,
-``remove_instance_dict`` returns ``False`` and the caller keeps the dict
-slot and forbids setting attributes instead.
+its base by exactly the dict CPython added. Where any check fails, ``seal``
+returns ``False`` and the caller keeps the dict slot and forbids setting
+attributes instead.
 
 Only ``_ctypes``, the C half of ``ctypes``, is imported, and only when the
 first record class is made: ``import ctypes`` costs about 1.7 ms here, most of
