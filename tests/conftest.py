@@ -6,7 +6,7 @@ import sys
 from hypothesis import settings
 
 # The fuzzer is a separate command (see tests/fuzz/fuzz_records.py).
-collect_ignore_glob = ["fuzz/*"]
+collect_ignore_glob = ["fuzz/*", "typing/pyright_examples.py"]
 if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     collect_ignore_glob.append("*_310.py")  # match statements, for PyPy 3.9 (see tests/README.md)
 if sys.version_info < (3, 12):
