@@ -1,0 +1,48 @@
+"""
+The records mypy plugin: ``plugins = ["records.mypy"]``.
+
+It makes mypy read a record class as what it is at runtime: a tuple of its
+fields, with a constructor taking them by position or keyword, read-only
+attributes, and the namedtuple API (``_replace``, ``_make``, ``_asdict``,
+``_fields``, ``__match_args__``). Definition errors are reported with
+``records-…`` error codes and the runtime's wording.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import TypeInfo
+from mypy.plugin import ClassDefContext, Plugin
+
+from ._transform import RECORD_FULLNAMES, is_record, transform
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from mypy.plugin import ReportConfigContext
+
+#: Raise when the plugin's output changes, so that mypy's cache is invalidated.
+CACHE_VERSION = 1
+
+
+class RecordsPlugin(Plugin):
+    """Hooks for classes whose bases include records.Record."""
+
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        """Transform subclasses of Record, directly or through other records."""
+        if fullname in RECORD_FULLNAMES:
+            return transform
+        symbol = self.lookup_fully_qualified(fullname)
+        if symbol is not None and isinstance(symbol.node, TypeInfo) and is_record(symbol.node):
+            return transform
+        return None
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        """Tie mypy's cache to this plugin's version."""
+        return {"records-mypy": CACHE_VERSION}
+
+
+def plugin(version: str) -> type[Plugin]:
+    """Entry point named in mypy's configuration."""
+    return RecordsPlugin

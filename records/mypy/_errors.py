@@ -1,0 +1,84 @@
+"""
+Error codes of the records mypy plugin, one ``error_*`` helper per message.
+
+The texts come from ``records._rules``, the same templates the runtime uses,
+with mypy's quoting (``"name"`` instead of ``'name'``).
+"""
+
+from __future__ import annotations
+
+from mypy.errorcodes import ErrorCode
+
+from records import _rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mypy.nodes import Context
+    from mypy.plugin import SemanticAnalyzerPluginInterface
+
+FIELD_NAME = ErrorCode(
+    "records-field-name", "Record field names must be public identifiers", "records"
+)
+FIELD_ORDER = ErrorCode(
+    "records-field-order", "Fields without defaults must precede fields with defaults", "records"
+)
+REDEFINED_FIELD = ErrorCode(
+    "records-redefined-field", "A field is defined by one record only", "records"
+)
+RECORD_BASES = ErrorCode("records-record-bases", "Fields come from one record base", "records")
+MUTABLE_DEFAULT = ErrorCode(
+    "records-mutable-default", "list, dict and set defaults need default_factory", "records"
+)
+
+
+def _mypy_quotes(message: str) -> str:
+    return message.replace("'", '"')
+
+
+def error_field_name(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, context: Context
+) -> None:
+    """Report a field name records refuse (leading underscore)."""
+    message = _rules.invalid_name_message(record, name) or ""
+    api.fail(_mypy_quotes(message), context, code=FIELD_NAME)
+
+
+def error_field_order(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, previous: str, context: Context
+) -> None:
+    """Report a field without a default after one with a default."""
+    api.fail(
+        _mypy_quotes(_rules.field_order_message(record, name, previous)), context, code=FIELD_ORDER
+    )
+
+
+def error_redefined_field(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, base: str, context: Context
+) -> None:
+    """Report a field that re-annotates an inherited one."""
+    message = _rules.inherited_field_message(record, name, base)
+    api.fail(_mypy_quotes(message), context, code=REDEFINED_FIELD)
+
+
+def error_record_bases(
+    api: SemanticAnalyzerPluginInterface, record: str, first: str, second: str, context: Context
+) -> None:
+    """Report fields inherited from two unrelated records."""
+    message = _rules.two_record_bases_message(record, first, second)
+    api.fail(_mypy_quotes(message), context, code=RECORD_BASES)
+
+
+def error_mutable_default(
+    api: SemanticAnalyzerPluginInterface,
+    record: str,
+    name: str,
+    shown: str,
+    factory: str,
+    context: Context,
+) -> None:
+    """Report a list, dict or set default."""
+    message = (
+        f'record "{record}": mutable default {shown} for field "{name}" is not allowed: '
+        f"use field(default_factory={factory})"
+    )
+    api.fail(message, context, code=MUTABLE_DEFAULT)

@@ -1,0 +1,373 @@
+"""
+Turn a record class into what mypy needs: fields, a tuple type, and methods.
+
+Runs from ``get_base_class_hook`` after the class body is analysed, possibly
+several times (deferral), so every step is idempotent. All state lives on the
+``TypeInfo``: ``names``, ``tuple_type`` and ``metadata["records"]`` (JSON).
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    MDEF,
+    Argument,
+    AssignmentStmt,
+    Block,
+    CallExpr,
+    Decorator,
+    DictExpr,
+    EllipsisExpr,
+    Expression,
+    FuncDef,
+    ListExpr,
+    NameExpr,
+    RefExpr,
+    SetExpr,
+    SymbolTableNode,
+    TempNode,
+    TypeInfo,
+    TypeVarExpr,
+    Var,
+)
+from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback, set_callable_name
+from mypy.typeops import map_type_from_supertype
+from mypy.types import (
+    AnyType,
+    CallableType,
+    LiteralType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeType,
+    TypeVarId,
+    TypeVarType,
+    has_type_vars,
+)
+
+from . import _errors
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
+
+#: Where Record is defined: the stub (records) or the source (records._record).
+RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
+FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
+METADATA_KEY = "records"
+SELF_TVAR_NAME = "_RecordSelf"
+MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
+
+
+def is_record(info: TypeInfo) -> bool:
+    """Whether *info* is a record class (Record itself excluded)."""
+    return info.fullname not in RECORD_FULLNAMES and any(
+        base.fullname in RECORD_FULLNAMES for base in info.mro
+    )
+
+
+class _Field:
+    """One field as the plugin sees it."""
+
+    def __init__(self, name: str, typ: Type, has_default: bool) -> None:
+        self.name = name
+        self.type = typ
+        self.has_default = has_default
+
+
+def transform(ctx: ClassDefContext) -> None:  # noqa: PLR0912, PLR0915 - one pass, as mypy's own
+    """Build the record *ctx.cls*; defer while a base record is not ready."""
+    info = ctx.cls.info
+    api = ctx.api
+    record = info.name
+
+    source: TypeInfo | None = None
+    for base in info.mro[1:]:
+        if not is_record(base):
+            continue
+        if METADATA_KEY not in base.metadata:
+            if not api.final_iteration:
+                api.defer()
+            return
+        if base.metadata[METADATA_KEY]["fields"]:
+            if source is None:
+                source = base
+            elif not source.has_base(base.fullname) and _is_direct_base(info, base):
+                _errors.error_record_bases(api, record, source.name, base.name, ctx.cls)
+
+    inherited: list[_Field] = []
+    if source is not None:
+        for entry in source.metadata[METADATA_KEY]["fields"]:
+            node = source.names[entry["name"]].node
+            typ = node.type if isinstance(node, Var) and node.type is not None else _any()
+            mapped = map_type_from_supertype(typ, info, source)
+            inherited.append(_Field(entry["name"], mapped, entry["has_default"]))
+
+    own: list[_Field] = []
+    previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
+    for stmt in ctx.cls.defs.body:
+        if not (isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1):
+            continue
+        lvalue = stmt.lvalues[0]
+        if not isinstance(lvalue, NameExpr):
+            continue
+        symbol = info.names.get(lvalue.name)
+        node = symbol.node if symbol is not None else None
+        if not isinstance(node, Var) or node.is_classvar:
+            continue
+        name = lvalue.name
+        if node.type is None:
+            if not api.final_iteration:
+                api.defer()
+                return
+            node.type = _any()
+        if name.startswith("_"):
+            _errors.error_field_name(api, record, name, stmt)
+        if any(field.name == name for field in inherited):
+            declared_in = _declaring_class(source, name) if source is not None else record
+            _errors.error_redefined_field(api, record, name, declared_in, stmt)
+            continue
+        has_default = _has_default(api, record, name, stmt.rvalue, stmt)
+        if has_default:
+            previous_default = name
+        elif previous_default is not None:
+            _errors.error_field_order(api, record, name, previous_default, stmt)
+        node.is_property = True  # read-only, as the accessor is
+        own.append(_Field(name, node.type, has_default))
+
+    fields = inherited + own
+    info.metadata[METADATA_KEY] = {
+        "fields": [{"name": f.name, "has_default": f.has_default} for f in fields],
+    }
+    _forget_own_tuple_conflict(ctx)
+    _set_tuple_type(ctx, fields)
+    _add_members(ctx, fields)
+
+
+TUPLE_CONFLICT = "Class has two incompatible bases derived from tuple"
+
+
+def _forget_own_tuple_conflict(ctx: ClassDefContext) -> None:
+    """
+    Withdraw the error mypy reports when it re-analyses a record subclass.
+
+    A record that adds fields has a longer tuple type than its record base.
+    When mypy analyses the class again (any deferral in the module does that),
+    it finds the tuple type this plugin set on the previous pass, compares it
+    with the base's, and reports two incompatible tuple bases. The error is
+    withdrawn only when the one tuple base is a record, so a real conflict
+    (a record and another tuple type as bases) is still reported.
+    """
+    defn = ctx.cls
+    if not defn.has_incompatible_baseclass:
+        return
+    tuple_bases = [base for base in defn.info.bases if base.type.tuple_type is not None]
+    if len(tuple_bases) != 1 or not is_record(tuple_bases[0].type):
+        return
+    errors = getattr(ctx.api, "errors", None)
+    reported = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), [])
+    reported[:] = [
+        info
+        for info in reported
+        if not (info.message == TUPLE_CONFLICT and info.line == defn.line)
+    ]
+    defn.has_incompatible_baseclass = False
+
+
+def _is_direct_base(info: TypeInfo, base: TypeInfo) -> bool:
+    return any(b.type is base for b in info.bases)
+
+
+def _declaring_class(source: TypeInfo, name: str) -> str:
+    for klass in reversed(source.mro):
+        if METADATA_KEY in klass.metadata and any(
+            entry["name"] == name for entry in klass.metadata[METADATA_KEY]["fields"]
+        ):
+            return klass.name
+    return source.name
+
+
+def _any() -> AnyType:
+    return AnyType(TypeOfAny.special_form)
+
+
+def _has_default(
+    api: SemanticAnalyzerPluginInterface,
+    record: str,
+    name: str,
+    rvalue: Expression,
+    context: AssignmentStmt,
+) -> bool:
+    """Whether the field has a default; reports mutable defaults."""
+    if isinstance(rvalue, TempNode):
+        return False
+    if isinstance(rvalue, CallExpr) and isinstance(rvalue.callee, RefExpr):
+        callee = rvalue.callee.fullname
+        if callee in FIELD_FULLNAMES:
+            keywords = {name for name in rvalue.arg_names if name is not None}
+            if "default" in keywords:
+                default = rvalue.args[rvalue.arg_names.index("default")]
+                _check_mutable(api, record, name, default, context)
+            return bool(keywords & {"default", "default_factory"})
+    _check_mutable(api, record, name, rvalue, context)
+    return True
+
+
+def _check_mutable(
+    api: SemanticAnalyzerPluginInterface,
+    record: str,
+    name: str,
+    value: Expression,
+    context: AssignmentStmt,
+) -> None:
+    shown = factory = None
+    if isinstance(value, ListExpr):
+        shown, factory = "[...]" if value.items else "[]", "list"
+    elif isinstance(value, DictExpr):
+        shown, factory = "{...}" if value.items else "{}", "dict"
+    elif isinstance(value, SetExpr):
+        shown, factory = "{...}", "set"
+    elif isinstance(value, CallExpr) and isinstance(value.callee, RefExpr):
+        factory = MUTABLE_CALLS.get(value.callee.fullname)
+        shown = f"{factory}()" if factory else None
+    if shown is not None and factory is not None:
+        _errors.error_mutable_default(api, record, name, shown, factory, context)
+
+
+def _set_tuple_type(ctx: ClassDefContext, fields: list[_Field]) -> None:
+    """Make the class a tuple type of its fields' types."""
+    info = ctx.cls.info
+    fallback = ctx.api.named_type("builtins.tuple", [_any()])
+    tuple_type = TupleType([field.type for field in fields], fallback)
+    info.update_tuple_type(tuple_type)
+    if info.special_alias is not None and info.defn.type_vars:
+        info.special_alias.alias_tvars = list(info.defn.type_vars)
+    if not has_type_vars(tuple_type):
+        # The precise fallback (tuple[int | str, ...]) needs joins, which exist
+        # only after semantic analysis; mypy's named tuples patch it the same way.
+        schedule_patch = getattr(ctx.api, "schedule_patch", None)
+        if schedule_patch is not None:
+            schedule_patch(PRIORITY_FALLBACKS, lambda: calculate_tuple_fallback(tuple_type))
+
+
+def _add_members(ctx: ClassDefContext, fields: list[_Field]) -> None:
+    """Add what Record generates, keeping anything the class body defines."""
+    info = ctx.cls.info
+    api = ctx.api
+    str_type = api.named_type("builtins.str")
+    any_tuple = api.named_type("builtins.tuple", [_any()])
+    _add_var(info, "_fields", TupleType([str_type for _ in fields], any_tuple))
+    _add_var(info, "_field_defaults", api.named_type("builtins.dict", [str_type, _any()]))
+    literals: list[Type] = [LiteralType(field.name, str_type) for field in fields]
+    _add_var(info, "__match_args__", TupleType(literals, any_tuple))
+
+    assert info.tuple_type is not None
+    tvar_scope = getattr(api, "tvar_scope", None)
+    raw_id = tvar_scope.new_unique_func_id().raw_id if tvar_scope is not None else -1
+    self_tvar = TypeVarType(
+        SELF_TVAR_NAME,
+        f"{info.fullname}.{SELF_TVAR_NAME}",
+        TypeVarId(raw_id),
+        [],
+        info.tuple_type,
+        _any(),
+    )
+    info.names[SELF_TVAR_NAME] = SymbolTableNode(
+        MDEF,
+        TypeVarExpr(
+            SELF_TVAR_NAME, f"{info.fullname}.{SELF_TVAR_NAME}", [], info.tuple_type, _any()
+        ),
+    )
+    new_args = [
+        Argument(
+            Var(field.name, field.type),
+            field.type,
+            EllipsisExpr() if field.has_default else None,
+            ARG_OPT if field.has_default else ARG_POS,
+        )
+        for field in fields
+    ]
+    _add_method(ctx, self_tvar, "__new__", new_args, None, kind="new")
+    replace_args = [
+        Argument(Var(field.name, field.type), field.type, EllipsisExpr(), ARG_NAMED_OPT)
+        for field in fields
+    ]
+    _add_method(ctx, self_tvar, "_replace", replace_args, None)
+    iterable = api.named_type("typing.Iterable", [_any()])
+    _add_method(
+        ctx,
+        self_tvar,
+        "_make",
+        [Argument(Var("iterable", iterable), iterable, None, ARG_POS)],
+        None,
+        kind="classmethod",
+    )
+    _add_method(ctx, self_tvar, "_asdict", [], api.named_type("builtins.dict", [str_type, _any()]))
+
+
+def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
+    existing = info.names.get(name)
+    if existing is not None and not existing.plugin_generated:
+        return
+    var = Var(name, typ)
+    var.info = info
+    var.is_initialized_in_class = True
+    var._fullname = f"{info.fullname}.{name}"
+    symbol = SymbolTableNode(MDEF, var)
+    symbol.plugin_generated = True
+    info.names[name] = symbol
+
+
+def _add_method(
+    ctx: ClassDefContext,
+    self_tvar: TypeVarType,
+    name: str,
+    args: list[Argument],
+    ret: Type | None,
+    kind: str = "method",
+) -> None:
+    """Add method *name* unless the class body defines it (kind: method, new, classmethod)."""
+    info = ctx.cls.info
+    existing = info.names.get(name)
+    if existing is not None and not existing.plugin_generated:
+        return
+    fullname = f"{info.fullname}.{name}"
+    self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
+    if ret is None:
+        ret = self_type
+    if kind in ("new", "classmethod"):
+        first = Argument(Var("_cls"), TypeType.make_normalized(self_type), None, ARG_POS)
+    else:
+        first = Argument(Var("_self"), self_type, None, ARG_POS)
+    all_args = [first, *args]
+    types: list[Type] = [arg.type_annotation or _any() for arg in all_args]
+    signature = CallableType(
+        types,
+        [arg.kind for arg in all_args],
+        [arg.variable.name for arg in all_args],
+        ret,
+        ctx.api.named_type("builtins.function"),
+    )
+    signature.variables = (self_type,)
+    func = FuncDef(name, all_args, Block([]))
+    func.info = info
+    func.is_class = kind == "classmethod"
+    func.type = set_callable_name(signature, func)
+    func._fullname = fullname
+    func.line = info.line
+    symbol: SymbolTableNode
+    if kind == "classmethod":
+        var = Var(name, func.type)
+        var.is_classmethod = True
+        var.info = info
+        var._fullname = fullname
+        func.is_decorated = True
+        decorator = Decorator(func, [NameExpr("classmethod")], var)
+        decorator.line = info.line
+        symbol = SymbolTableNode(MDEF, decorator)
+    else:
+        symbol = SymbolTableNode(MDEF, func)
+    symbol.plugin_generated = True
+    info.names[name] = symbol
