@@ -44,6 +44,7 @@ from mypy.types import (
     TypeType,
     TypeVarId,
     TypeVarType,
+    UnionType,
     has_type_vars,
 )
 
@@ -305,6 +306,10 @@ def _add_members(ctx: ClassDefContext, fields: list[_Field]) -> None:
         kind="classmethod",
     )
     _add_method(ctx, self_tvar, "_asdict", [], api.named_type("builtins.dict", [str_type, _any()]))
+    # Iterating gives the union of the field types (the class's own tuple base
+    # is tuple[Any, ...], which would give Any).
+    item = UnionType.make_union([field.type for field in fields]) if fields else _any()
+    _add_method(ctx, self_tvar, "__iter__", [], api.named_type("typing.Iterator", [item]))
 
 
 def _add_var(info: TypeInfo, name: str, typ: Type) -> None:

@@ -1,6 +1,10 @@
 # The typed interface of the records package, shipped in the wheel as
 # records/__init__.pyi and checked against the runtime by mypy.stubtest.
 
+# records.namedtuple has collections.namedtuple's signature and behaviour; as an
+# alias here, type checkers give it their namedtuple support (mypy and pyright
+# special-case collections.namedtuple by name).
+from collections import namedtuple as namedtuple
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar, overload
 
@@ -88,11 +92,3 @@ else:
 def fields(record_or_class: Any) -> tuple[Field, ...]: ...
 def replace(record: _Tuple, /, **changes: Any) -> _Tuple: ...
 def asdict(record: Any, *, recurse: bool = True) -> dict[str, Any]: ...
-def namedtuple(
-    typename: str,
-    field_names: str | Iterable[str],
-    *,
-    rename: bool = False,
-    defaults: Iterable[Any] | None = None,
-    module: str | None = None,
-) -> type[tuple[Any, ...]]: ...
