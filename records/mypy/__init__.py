@@ -13,6 +13,7 @@ from __future__ import annotations
 from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, Plugin
 
+from ._functional import define_hook
 from ._transform import RECORD_FULLNAMES, is_record, transform
 
 TYPE_CHECKING = False
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from mypy.plugin import ReportConfigContext
+    from mypy.plugin import DynamicClassDefContext, ReportConfigContext
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
 CACHE_VERSION = 1
@@ -36,6 +37,19 @@ class RecordsPlugin(Plugin):
         symbol = self.lookup_fully_qualified(fullname)
         if symbol is not None and isinstance(symbol.node, TypeInfo) and is_record(symbol.node):
             return transform
+        return None
+
+    def get_dynamic_class_hook(
+        self, fullname: str
+    ) -> Callable[[DynamicClassDefContext], None] | None:
+        """Type ``X = Record.define(...)`` (and ``SomeRecord.define``) from its arguments."""
+        owner, _, method = fullname.rpartition(".")
+        if method != "define":
+            return None
+        symbol = self.lookup_fully_qualified(owner)
+        node = symbol.node if symbol is not None else None
+        if isinstance(node, TypeInfo) and (node.fullname in RECORD_FULLNAMES or is_record(node)):
+            return define_hook
         return None
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:

@@ -37,6 +37,7 @@ from mypy.typeops import map_type_from_supertype
 from mypy.types import (
     AnyType,
     CallableType,
+    Instance,
     LiteralType,
     TupleType,
     Type,
@@ -78,8 +79,15 @@ class _Field:
         self.has_default = has_default
 
 
-def transform(ctx: ClassDefContext) -> None:  # noqa: PLR0912, PLR0915 - one pass, as mypy's own
-    """Build the record *ctx.cls*; defer while a base record is not ready."""
+def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa: PLR0912, PLR0915 - one pass, as mypy's own
+    """
+    Build the record *ctx.cls*; defer while a base record is not ready.
+
+    *synthetic* classes (from ``Record.define``) are not class statements:
+    mypy analyses their generated methods outside any class scope, where a
+    self type variable cannot be bound, so those methods take and return the
+    class itself.
+    """
     info = ctx.cls.info
     api = ctx.api
     record = info.name
@@ -139,12 +147,18 @@ def transform(ctx: ClassDefContext) -> None:  # noqa: PLR0912, PLR0915 - one pas
         own.append(_Field(name, node.type, has_default))
 
     fields = inherited + own
+    # Below a record made by Record.define, self type variables do not bind
+    # either (mypy 2.4): the whole family uses concrete class types.
+    synthetic = synthetic or (
+        source is not None and bool(source.metadata[METADATA_KEY].get("synthetic"))
+    )
     info.metadata[METADATA_KEY] = {
         "fields": [{"name": f.name, "has_default": f.has_default} for f in fields],
+        "synthetic": synthetic,
     }
     _forget_own_tuple_conflict(ctx)
     _set_tuple_type(ctx, fields)
-    _add_members(ctx, fields)
+    _add_members(ctx, fields, synthetic=synthetic)
 
 
 TUPLE_CONFLICT = "Class has two incompatible bases derived from tuple"
@@ -253,7 +267,7 @@ def _set_tuple_type(ctx: ClassDefContext, fields: list[_Field]) -> None:
             schedule_patch(PRIORITY_FALLBACKS, lambda: calculate_tuple_fallback(tuple_type))
 
 
-def _add_members(ctx: ClassDefContext, fields: list[_Field]) -> None:
+def _add_members(ctx: ClassDefContext, fields: list[_Field], *, synthetic: bool = False) -> None:
     """Add what Record generates, keeping anything the class body defines."""
     info = ctx.cls.info
     api = ctx.api
@@ -275,12 +289,15 @@ def _add_members(ctx: ClassDefContext, fields: list[_Field]) -> None:
         info.tuple_type,
         _any(),
     )
-    info.names[SELF_TVAR_NAME] = SymbolTableNode(
-        MDEF,
-        TypeVarExpr(
-            SELF_TVAR_NAME, f"{info.fullname}.{SELF_TVAR_NAME}", [], info.tuple_type, _any()
-        ),
-    )
+    self_or_none: TypeVarType | None = None
+    if not synthetic:
+        self_or_none = self_tvar
+        info.names[SELF_TVAR_NAME] = SymbolTableNode(
+            MDEF,
+            TypeVarExpr(
+                SELF_TVAR_NAME, f"{info.fullname}.{SELF_TVAR_NAME}", [], info.tuple_type, _any()
+            ),
+        )
     new_args = [
         Argument(
             Var(field.name, field.type),
@@ -290,26 +307,28 @@ def _add_members(ctx: ClassDefContext, fields: list[_Field]) -> None:
         )
         for field in fields
     ]
-    _add_method(ctx, self_tvar, "__new__", new_args, None, kind="new")
+    _add_method(ctx, self_or_none, "__new__", new_args, None, kind="new")
     replace_args = [
         Argument(Var(field.name, field.type), field.type, EllipsisExpr(), ARG_NAMED_OPT)
         for field in fields
     ]
-    _add_method(ctx, self_tvar, "_replace", replace_args, None)
+    _add_method(ctx, self_or_none, "_replace", replace_args, None)
     iterable = api.named_type("typing.Iterable", [_any()])
     _add_method(
         ctx,
-        self_tvar,
+        self_or_none,
         "_make",
         [Argument(Var("iterable", iterable), iterable, None, ARG_POS)],
         None,
         kind="classmethod",
     )
-    _add_method(ctx, self_tvar, "_asdict", [], api.named_type("builtins.dict", [str_type, _any()]))
+    _add_method(
+        ctx, self_or_none, "_asdict", [], api.named_type("builtins.dict", [str_type, _any()])
+    )
     # Iterating gives the union of the field types (the class's own tuple base
     # is tuple[Any, ...], which would give Any).
     item = UnionType.make_union([field.type for field in fields]) if fields else _any()
-    _add_method(ctx, self_tvar, "__iter__", [], api.named_type("typing.Iterator", [item]))
+    _add_method(ctx, self_or_none, "__iter__", [], api.named_type("typing.Iterator", [item]))
 
 
 def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
@@ -327,7 +346,7 @@ def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
 
 def _add_method(
     ctx: ClassDefContext,
-    self_tvar: TypeVarType,
+    self_tvar: TypeVarType | None,
     name: str,
     args: list[Argument],
     ret: Type | None,
@@ -339,7 +358,12 @@ def _add_method(
     if existing is not None and not existing.plugin_generated:
         return
     fullname = f"{info.fullname}.{name}"
-    self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
+    self_type: Type
+    if self_tvar is None:  # a synthetic class: the class itself
+        assert info.tuple_type is not None
+        self_type = info.tuple_type.copy_modified(fallback=Instance(info, []))
+    else:
+        self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
     if ret is None:
         ret = self_type
     if kind in ("new", "classmethod"):
@@ -355,7 +379,8 @@ def _add_method(
         ret,
         ctx.api.named_type("builtins.function"),
     )
-    signature.variables = (self_type,)
+    if isinstance(self_type, TypeVarType):
+        signature.variables = (self_type,)
     func = FuncDef(name, all_args, Block([]))
     func.info = info
     func.is_class = kind == "classmethod"

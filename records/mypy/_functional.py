@@ -1,0 +1,122 @@
+"""
+``Point = Record.define("Point", [("x", int)], defaults={...})`` typed from its
+arguments, when they are literals: a class built as the equivalent class
+statement would be.
+"""
+
+from __future__ import annotations
+
+from mypy.exprtotype import TypeTranslationError, expr_to_unanalyzed_type
+from mypy.nodes import (
+    GDEF,
+    MDEF,
+    AssignmentStmt,
+    DictExpr,
+    Expression,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    RefExpr,
+    StrExpr,
+    SymbolTableNode,
+    TempNode,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.plugin import ClassDefContext
+from mypy.types import AnyType, Instance, Type, TypeOfAny
+
+from ._transform import transform
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mypy.plugin import DynamicClassDefContext
+
+
+def _arguments(ctx: DynamicClassDefContext) -> dict[str, Expression]:
+    names = ("typename", "fields")
+    found: dict[str, Expression] = {}
+    positional = 0
+    for name, value in zip(ctx.call.arg_names, ctx.call.args):
+        if name is None:
+            if positional < len(names):
+                found[names[positional]] = value
+            positional += 1
+        else:
+            found[name] = value
+    return found
+
+
+def _field_pairs(fields: Expression) -> list[tuple[str, Expression]] | None:
+    if isinstance(fields, DictExpr):
+        pairs = []
+        for key, value in fields.items:
+            if not isinstance(key, StrExpr):
+                return None
+            pairs.append((key.value, value))
+        return pairs
+    if isinstance(fields, (ListExpr, TupleExpr)):
+        pairs = []
+        for item in fields.items:
+            if not (isinstance(item, TupleExpr) and len(item.items) == 2):
+                return None
+            name, annotation = item.items
+            if not isinstance(name, StrExpr):
+                return None
+            pairs.append((name.value, annotation))
+        return pairs
+    return None
+
+
+def define_hook(ctx: DynamicClassDefContext) -> None:
+    """Build the class that ``Record.define(...)`` (or ``SomeRecord.define``) returns."""
+    callee = ctx.call.callee
+    if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, RefExpr)):
+        return
+    base = callee.expr.node
+    if not isinstance(base, TypeInfo):
+        return
+    arguments = _arguments(ctx)
+    pairs = _field_pairs(arguments["fields"]) if "fields" in arguments else None
+    if pairs is None:
+        return  # not literal: leave the call typed as a plain record class
+    defaults: dict[str, Expression] = {}
+    given = arguments.get("defaults")
+    if isinstance(given, DictExpr):
+        for key, value in given.items:
+            if isinstance(key, StrExpr):
+                defaults[key.value] = value
+
+    api = ctx.api
+    types: list[Type] = []
+    for _, annotation in pairs:
+        try:
+            unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
+        except TypeTranslationError:
+            api.fail("record field types must be types", annotation)
+            unanalyzed = AnyType(TypeOfAny.from_error)
+        analyzed = api.anal_type(unanalyzed)
+        if analyzed is None:
+            if not api.final_iteration:
+                api.defer()
+                return
+            analyzed = AnyType(TypeOfAny.from_error)
+        types.append(analyzed)
+
+    info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+    defn = info.defn
+    defn.line = ctx.call.line
+    for (name, _), typ in zip(pairs, types):
+        var = Var(name, typ)
+        var.info = info
+        var._fullname = f"{info.fullname}.{name}"
+        info.names[name] = SymbolTableNode(MDEF, var)
+        statement = AssignmentStmt(
+            [NameExpr(name)], defaults.get(name, TempNode(AnyType(TypeOfAny.special_form))), typ
+        )
+        statement.new_syntax = True
+        statement.line = ctx.call.line
+        defn.defs.body.append(statement)
+    transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
+    api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
