@@ -14,6 +14,7 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, Plugin
 
 from ._functional import define_hook
+from ._replace import REPLACE_FULLNAMES, replace_hook
 from ._transform import RECORD_FULLNAMES, is_record, transform
 
 TYPE_CHECKING = False
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from mypy.plugin import DynamicClassDefContext, ReportConfigContext
+    from mypy.plugin import DynamicClassDefContext, FunctionContext, ReportConfigContext
+    from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
 CACHE_VERSION = 1
@@ -38,6 +40,10 @@ class RecordsPlugin(Plugin):
         if symbol is not None and isinstance(symbol.node, TypeInfo) and is_record(symbol.node):
             return transform
         return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        """Check ``records.replace(record, **changes)`` against the record's fields."""
+        return replace_hook if fullname in REPLACE_FULLNAMES else None
 
     def get_dynamic_class_hook(
         self, fullname: str
