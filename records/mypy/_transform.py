@@ -41,11 +41,13 @@ from mypy.types import (
     LiteralType,
     TupleType,
     Type,
+    TypeAliasType,
     TypeOfAny,
     TypeType,
     TypeVarId,
     TypeVarType,
     UnionType,
+    get_proper_type,
     has_type_vars,
 )
 
@@ -147,6 +149,18 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
         own.append(_Field(name, node.type, has_default))
 
     fields = inherited + own
+    if any(_mentions_record(field.type) for field in own):
+        # Annotations analysed before this hook ran name record classes (this
+        # one, or one across an import cycle) as plain classes. Point them at
+        # the records' tuple types through their type aliases, as mypy does
+        # for named tuples: recursive, and printed by name.
+        fallback = api.named_type("builtins.tuple", [_any()])
+        info.update_tuple_type(TupleType([f.type for f in fields], fallback))
+        for field in own:
+            field.type = _as_tuple_types(field.type)
+            node = info.names[field.name].node
+            if isinstance(node, Var):
+                node.type = field.type
     # Below a record made by Record.define, self type variables do not bind
     # either (mypy 2.4): the whole family uses concrete class types.
     synthetic = synthetic or (
@@ -159,6 +173,40 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
     _forget_own_tuple_conflict(ctx)
     _set_tuple_type(ctx, fields)
     _add_members(ctx, fields, synthetic=synthetic)
+
+
+def _as_tuple_types(typ: Type) -> Type:
+    """
+    Return *typ* with instances of record classes replaced by their tuple types.
+
+    Handles instances (and their arguments), unions and tuples: the shapes of
+    field annotations (``Node | None``, ``list[Node]``). mypy's own type
+    translators are compiled and cannot be subclassed from a plugin.
+    """
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        info = proper.type
+        if info.special_alias is not None and info.tuple_type is not None and is_record(info):
+            return TypeAliasType(info.special_alias, list(proper.args))
+        if proper.args:
+            return proper.copy_modified(args=[_as_tuple_types(arg) for arg in proper.args])
+    elif isinstance(proper, UnionType):
+        return UnionType(
+            [_as_tuple_types(item) for item in proper.items], proper.line, proper.column
+        )
+    elif isinstance(proper, TupleType):
+        return proper.copy_modified(items=[_as_tuple_types(item) for item in proper.items])
+    return typ
+
+
+def _mentions_record(typ: Type) -> bool:
+    """Whether *typ* names a record class as a plain instance."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        return is_record(proper.type) or any(_mentions_record(arg) for arg in proper.args)
+    if isinstance(proper, (UnionType, TupleType)):
+        return any(_mentions_record(item) for item in proper.items)
+    return False
 
 
 TUPLE_CONFLICT = "Class has two incompatible bases derived from tuple"
