@@ -173,6 +173,10 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
     _forget_own_tuple_conflict(ctx)
     _set_tuple_type(ctx, fields)
     _add_members(ctx, fields, synthetic=synthetic)
+    if not api.final_iteration and any(_mentions_record(f.type, unbuilt_only=True) for f in own):
+        # A record across an import cycle is not built yet. This class is
+        # complete for others to use; one more pass converts the reference.
+        api.defer()
 
 
 def _as_tuple_types(typ: Type) -> Type:
@@ -183,6 +187,8 @@ def _as_tuple_types(typ: Type) -> Type:
     field annotations (``Node | None``, ``list[Node]``). mypy's own type
     translators are compiled and cannot be subclassed from a plugin.
     """
+    if isinstance(typ, TypeAliasType):  # already converted; may be recursive
+        return typ
     proper = get_proper_type(typ)
     if isinstance(proper, Instance):
         info = proper.type
@@ -199,13 +205,17 @@ def _as_tuple_types(typ: Type) -> Type:
     return typ
 
 
-def _mentions_record(typ: Type) -> bool:
-    """Whether *typ* names a record class as a plain instance."""
+def _mentions_record(typ: Type, *, unbuilt_only: bool = False) -> bool:
+    """Whether *typ* names a record class as a plain instance (one not built yet, if asked)."""
+    if isinstance(typ, TypeAliasType):  # already converted; may be recursive
+        return False
     proper = get_proper_type(typ)
     if isinstance(proper, Instance):
-        return is_record(proper.type) or any(_mentions_record(arg) for arg in proper.args)
+        if is_record(proper.type) and not (unbuilt_only and proper.type.tuple_type is not None):
+            return True
+        return any(_mentions_record(arg, unbuilt_only=unbuilt_only) for arg in proper.args)
     if isinstance(proper, (UnionType, TupleType)):
-        return any(_mentions_record(item) for item in proper.items)
+        return any(_mentions_record(item, unbuilt_only=unbuilt_only) for item in proper.items)
     return False
 
 
