@@ -73,9 +73,10 @@ def test_warm_cache_matches_cold_run(tmp_path):
     strict=True,
     reason=(
         "known bug, open in issue 4: after an edit the daemon crashes in type_object_type. "
-        "The generated methods live in the TypeInfo's names, not in the class body, so the "
-        "fine-grained AST merge leaves them pointing at the old TypeInfo; putting them in "
-        "the body instead makes mypy check them as overrides"
+        "mypy analyses the generated methods as targets and sets their owner to the fresh "
+        "TypeInfo; the fine-grained AST merge then replaces that TypeInfo but visits only "
+        "methods in the class body (or of named tuples), so they keep the discarded one. "
+        "Putting them in the body makes mypy check them as overrides"
     ),
 )
 def test_daemon_matches_cold_run(tmp_path):
