@@ -14,4 +14,7 @@ if sys.version_info < (3, 12):
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=50, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile("deep", max_examples=3000, deadline=None)  # by hand, for bug hunts
+settings.load_profile(
+    os.environ.get("RECORDS_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
+)
