@@ -144,8 +144,3 @@ def make_constructor(
         indices = ()
         namespace = globals_ or BASE_GLOBALS
     return _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
-
-
-def cache_sizes() -> tuple[int, int]:
-    """Return how many templates and constructor codes are cached."""
-    return len(_templates), len(_codes)

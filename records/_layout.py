@@ -81,6 +81,11 @@ def seal(cls: type, attributes: dict[str, object]) -> bool:
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
         return sealer(cls, attributes)
+    return _set_one_by_one(cls, attributes)
+
+
+def _set_one_by_one(cls: type, attributes: dict[str, object]) -> bool:
+    """Set *attributes* through ``type.__setattr__``; return whether *cls* has no dict."""
     for name, value in attributes.items():
         setattr(cls, name, value)
     # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
@@ -197,9 +202,7 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
         referents = get_referents(cls.__dict__)
         namespace = referents[0] if len(referents) == 1 else None
         if type(namespace) is not dict:  # pragma: no cover - verified on the probes
-            for name, value in attributes.items():
-                setattr(cls, name, value)
-            return cls.__dictoffset__ == 0
+            return _set_one_by_one(cls, attributes)
         flags = cls.__flags__
         sealed = cls.__dictoffset__ == 0 and not flags & _MANAGED_DICT
         base = cls.__base__

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from keyword import iskeyword
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
 #: Mutable default values that must be given through ``default_factory``.
 MUTABLE_DEFAULT_TYPES = (list, dict, set)
 
@@ -66,7 +62,11 @@ def mutable_default_message(record: str, name: str, value: object) -> str:
     shown = repr(value)
     if len(shown) > 40:
         shown = shown[:37] + "..."
-    factory = type(value).__name__
+    return mutable_default_text(record, name, shown, type(value).__name__)
+
+
+def mutable_default_text(record: str, name: str, shown: str, factory: str) -> str:
+    """Message for a mutable default shown as *shown*, to be made by *factory*."""
     return (
         f"record {record!r}: mutable default {shown} for field {name!r} is not allowed: "
         f"use field(default_factory={factory})"
@@ -109,12 +109,3 @@ def as_in_source(name: str) -> str:
     from unicodedata import normalize
 
     return normalize("NFKC", name)
-
-
-def check_unique(record: str, names: Iterable[str]) -> None:
-    """Raise ``ValueError`` if a name occurs twice in *names*."""
-    seen: set[str] = set()
-    for name in names:
-        if name in seen:
-            raise ValueError(duplicate_field_message(record, name))
-        seen.add(name)

@@ -77,8 +77,5 @@ def error_mutable_default(
     context: Context,
 ) -> None:
     """Report a list, dict or set default."""
-    message = (
-        f'record "{record}": mutable default {shown} for field "{name}" is not allowed: '
-        f"use field(default_factory={factory})"
-    )
-    api.fail(message, context, code=MUTABLE_DEFAULT)
+    message = _rules.mutable_default_text(record, name, shown, factory)
+    api.fail(_mypy_quotes(message), context, code=MUTABLE_DEFAULT)
