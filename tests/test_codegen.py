@@ -2,9 +2,9 @@
 
 import builtins
 import linecache
-import threading
 
 import pytest
+from threads import run_in_threads
 
 import records
 from records import Record, _codegen, field
@@ -174,31 +174,20 @@ class TestThreads:
 
     def test_many_threads(self):
         """Threads defining records of shared and distinct shapes agree."""
-        errors = []
-        barrier = threading.Barrier(8)
 
         def work(worker):
-            try:
-                barrier.wait()
-                for i in range(200):
-                    names = [f"f{j}" for j in range(i % 7)] + [f"w{worker}_{i % 13}"]
-                    cls = Record.define(f"T{worker}_{i}", [(name, int) for name in names])
-                    values = tuple(range(len(names)))
-                    record = cls(*values)
-                    assert tuple(names) == cls._fields
-                    assert values == record
-                    assert values == tuple(getattr(record, name) for name in names)
-                    nt = records.namedtuple(f"N{worker}", names)
-                    assert values == nt(**dict(zip(names, values)))
-            except BaseException as error:
-                errors.append(error)
+            for i in range(200):
+                names = [f"f{j}" for j in range(i % 7)] + [f"w{worker}_{i % 13}"]
+                cls = Record.define(f"T{worker}_{i}", [(name, int) for name in names])
+                values = tuple(range(len(names)))
+                record = cls(*values)
+                assert tuple(names) == cls._fields
+                assert values == record
+                assert values == tuple(getattr(record, name) for name in names)
+                nt = records.namedtuple(f"N{worker}", names)
+                assert values == nt(**dict(zip(names, values)))
 
-        threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert [] == errors
+        assert [] == run_in_threads(work, 8)
 
 
 class Point(Record):

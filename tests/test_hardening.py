@@ -5,12 +5,12 @@ import copy
 import gc
 import pickle
 import sys
-import threading
 
 from hypothesis import given
 from hypothesis import strategies as st
 from platform_marks import cpython_only
 from strategies import record_shapes
+from threads import run_in_threads
 
 import records
 from records import Record, _codegen, _layout, field
@@ -117,31 +117,20 @@ def test_chains_round_trip(chain, data):
 
 def test_threads_build_and_use_records_simultaneously():
     """Threads creating and instantiating same- and different-shape records agree; caches stay consistent."""
-    errors = []
-    start = threading.Barrier(6)
 
     def work(worker):
-        try:
-            start.wait()
-            for i in range(300):
-                names = [f"s{j}" for j in range(1 + i % 5)]
-                if worker % 2:
-                    names[-1] = f"t{worker}_{i}"
-                cls = Record.define(
-                    f"W{worker}_{i}", [(n, int) for n in names], defaults={names[-1]: i}
-                )
-                assert tuple(names) == cls._fields
-                assert (*range(len(names) - 1), i) == cls(*range(len(names) - 1))
-                assert cls.__new__.__code__.co_varnames == ("_cls", *names)
-        except BaseException as error:  # reported below
-            errors.append(error)
+        for i in range(300):
+            names = [f"s{j}" for j in range(1 + i % 5)]
+            if worker % 2:
+                names[-1] = f"t{worker}_{i}"
+            cls = Record.define(
+                f"W{worker}_{i}", [(n, int) for n in names], defaults={names[-1]: i}
+            )
+            assert tuple(names) == cls._fields
+            assert (*range(len(names) - 1), i) == cls(*range(len(names) - 1))
+            assert cls.__new__.__code__.co_varnames == ("_cls", *names)
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert [] == errors
+    assert [] == run_in_threads(work, 6)
     for (names, _), code in list(_codegen._codes.items()):
         assert ("_cls", *names) == code.co_varnames
 
