@@ -19,7 +19,6 @@ from mypy.nodes import (
     CallExpr,
     Decorator,
     DictExpr,
-    EllipsisExpr,
     Expression,
     FuncDef,
     ListExpr,
@@ -95,6 +94,7 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
     record = info.name
 
     source: TypeInfo | None = None
+    conflict = False
     for base in info.mro[1:]:
         if not is_record(base):
             continue
@@ -107,6 +107,7 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
                 source = base
             elif not source.has_base(base.fullname) and _is_direct_base(info, base):
                 _errors.error_record_bases(api, record, source.name, base.name, ctx.cls)
+                conflict = True
 
     inherited: list[_Field] = []
     if source is not None:
@@ -172,7 +173,8 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
     }
     _forget_own_tuple_conflict(ctx)
     _set_tuple_type(ctx, fields)
-    _add_members(ctx, fields, synthetic=synthetic)
+    if not conflict:  # a class with two record bases keeps the first one's methods
+        _add_members(ctx, fields, synthetic=synthetic)
     if not api.final_iteration and any(_mentions_record(f.type, unbuilt_only=True) for f in own):
         # A record across an import cycle is not built yet. This class is
         # complete for others to use; one more pass converts the reference.
@@ -360,15 +362,14 @@ def _add_members(ctx: ClassDefContext, fields: list[_Field], *, synthetic: bool 
         Argument(
             Var(field.name, field.type),
             field.type,
-            EllipsisExpr() if field.has_default else None,
+            None,
             ARG_OPT if field.has_default else ARG_POS,
         )
         for field in fields
     ]
     _add_method(ctx, self_or_none, "__new__", new_args, None, kind="new")
     replace_args = [
-        Argument(Var(field.name, field.type), field.type, EllipsisExpr(), ARG_NAMED_OPT)
-        for field in fields
+        Argument(Var(field.name, field.type), field.type, None, ARG_NAMED_OPT) for field in fields
     ]
     _add_method(ctx, self_or_none, "_replace", replace_args, None)
     iterable = api.named_type("typing.Iterable", [_any()])
@@ -442,6 +443,10 @@ def _add_method(
     func = FuncDef(name, all_args, Block([]))
     func.info = info
     func.is_class = kind == "classmethod"
+    # Marked decorated: mypy then neither checks it as an override of
+    # _RecordAPI's looser methods nor re-adds it to the symbol table when the
+    # class body is analysed again.
+    func.is_decorated = True
     func.type = set_callable_name(signature, func)
     func._fullname = fullname
     func.line = info.line
@@ -451,11 +456,20 @@ def _add_method(
         var.is_classmethod = True
         var.info = info
         var._fullname = fullname
-        func.is_decorated = True
-        decorator = Decorator(func, [NameExpr("classmethod")], var)
+        decorator = Decorator(func, [], var)
         decorator.line = info.line
         symbol = SymbolTableNode(MDEF, decorator)
     else:
         symbol = SymbolTableNode(MDEF, func)
     symbol.plugin_generated = True
+    # The function also goes in the class body, where the daemon's AST merge
+    # finds it and points it at the class's lasting TypeInfo; a method only in
+    # info.names would keep a discarded one.
+    body = ctx.cls.defs.body
+    previous = existing.node if existing is not None else None
+    if isinstance(previous, Decorator):
+        previous = previous.func
+    if isinstance(previous, FuncDef) and previous in body:
+        body.remove(previous)
+    body.append(func)
     info.names[name] = symbol
