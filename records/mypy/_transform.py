@@ -112,9 +112,14 @@ def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa
     inherited: list[_Field] = []
     if source is not None:
         for entry in source.metadata[METADATA_KEY]["fields"]:
-            node = source.names[entry["name"]].node
-            typ = node.type if isinstance(node, Var) and node.type is not None else _any()
-            mapped = map_type_from_supertype(typ, info, source)
+            # The field's Var lives on the record that declared it, which may
+            # be further up than the nearest record base.
+            symbol = source.get(entry["name"])
+            node = symbol.node if symbol is not None else None
+            if isinstance(node, Var) and node.type is not None:
+                mapped = map_type_from_supertype(node.type, info, node.info)
+            else:
+                mapped = _any()
             inherited.append(_Field(entry["name"], mapped, entry["has_default"]))
 
     own: list[_Field] = []
