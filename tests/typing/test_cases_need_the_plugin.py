@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pytest_mypy_plugins", reason="pytest-mypy-plugins comes with the typing extra")
+pytest.importorskip(
+    "pytest_mypy_plugins", reason="pytest-mypy-plugins comes with the typing extra"
+)
 
 HERE = Path(__file__).parent
 PLUGIN_CASES = sorted(HERE.glob("test_plugin_*.yml"))
