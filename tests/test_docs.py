@@ -1,0 +1,104 @@
+"""
+Every example in the README and in docs/pages runs, and its shown output is checked.
+
+Sybil reads the Markdown. A ``python`` block that starts with ``>>>`` is a
+doctest. Any other ``python`` block is executed, and must not raise. A block
+with ``# E:``/``# N:`` comments is a type-checking example instead: mypy, with
+the records plugin, must report exactly those errors and notes on those lines.
+Blocks in one file share one namespace, in order, as a reader runs them.
+"""
+
+import doctest
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+sybil = pytest.importorskip("sybil", reason="sybil comes with the test extra")
+mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
+
+from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser  # noqa: E402
+
+ROOT = Path(__file__).parent.parent
+STUBS = ROOT / "stubs"
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs" / "pages").glob("**/*.md"))]
+EXPECTATION = re.compile(r"#\s*(?P<kind>[EN]):\s*(?P<message>.+?)\s*$")
+REPORT = re.compile(r"^[^:]+:(?P<line>\d+): (?P<kind>error|note): (?P<message>.*)$")
+
+
+def mypy_expectations(source: str) -> list[tuple[int, str, str]]:
+    """The (line, kind, message) triples written as ``# E:``/``# N:`` comments."""
+    expected = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = EXPECTATION.search(line)
+        if match:
+            kind = "error" if match["kind"] == "E" else "note"
+            expected.append((number, kind, match["message"]))
+    return expected
+
+
+class MypyEvaluator:
+    """Type-check one example with the records plugin and compare with its comments."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def __call__(self, example) -> str | None:
+        source = example.parsed
+        module = self.directory / f"example_{example.line}.py"
+        module.write_text(source)
+        config = self.directory / "mypy.ini"
+        config.write_text(f"[mypy]\nplugins = records.mypy\nmypy_path = {STUBS}\n")
+        stdout, stderr, _ = mypy_api.run(
+            ["--config-file", str(config), "--no-incremental", "--show-error-codes", str(module)]
+        )
+        reported = [
+            (int(match["line"]), match["kind"], match["message"])
+            for match in map(REPORT.match, stdout.splitlines())
+            if match
+        ]
+        expected = mypy_expectations(source)
+        if sorted(reported) != sorted(expected):
+            return f"mypy reported:\n{stdout}{stderr}\nthe example expects:\n{expected}"
+        return None
+
+
+class DocsParser:
+    """Sybil's Python code-block parser, sending type-checking examples to mypy."""
+
+    def __init__(self, directory: Path) -> None:
+        self.python = PythonCodeBlockParser(
+            doctest_optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+        )
+        self.mypy = MypyEvaluator(directory)
+
+    def __call__(self, document):
+        for region in self.python(document):
+            if isinstance(region.parsed, str) and mypy_expectations(region.parsed):
+                region.evaluator = self.mypy
+            yield region
+
+
+def _lookup(namespace: dict, name: str):
+    try:
+        return namespace[name]
+    except KeyError:
+        raise AttributeError(name) from None
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_examples(path, tmp_path, monkeypatch):
+    parser = sybil.Sybil(parsers=[DocsParser(tmp_path), SkipParser()])
+    document = parser.parse(path)
+    document.namespace["sys"] = sys
+    # Doctests run as module "__test__": make it importable, so that pickle
+    # finds the classes an example defines, as it would in a real module.
+    module = types.ModuleType("__test__")
+    module.__getattr__ = lambda name: _lookup(document.namespace, name)
+    monkeypatch.setitem(sys.modules, "__test__", module)
+    examples = list(document)
+    for example in examples:
+        example.evaluate()
+    assert examples or path.name == "changelog.md", f"{path} has no checked example"
