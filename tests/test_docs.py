@@ -48,12 +48,15 @@ class MypyEvaluator:
 
     def __call__(self, example) -> str | None:
         source = example.parsed
-        module = self.directory / f"example_{example.line}.py"
+        # Each example is its own module "example", as the page shows it.
+        work = self.directory / f"line-{example.line}"
+        work.mkdir()
+        module = work / "example.py"
         module.write_text(source)
-        config = self.directory / "mypy.ini"
+        config = work / "mypy.ini"
         config.write_text(f"[mypy]\nplugins = records.mypy\nmypy_path = {STUBS}\n")
         stdout, stderr, _ = mypy_api.run(
-            ["--config-file", str(config), "--no-incremental", "--show-error-codes", str(module)]
+            ["--config-file", str(config), "--cache-dir", str(self.directory / "cache"), str(module)]
         )
         reported = [
             (int(match["line"]), match["kind"], match["message"])
