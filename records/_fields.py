@@ -26,8 +26,8 @@ class _Sentinel:
         return self._name.strip("<>").upper()
 
 
-#: Marks "no value given" for ``field(default=...)`` and ``Field.default``.
 MISSING: Any = _Sentinel("MISSING")
+"""Marks "no value given" for ``field(default=...)`` and ``Field.default``."""
 
 #: Stands in a generated ``__new__``'s defaults for a field with a
 #: ``default_factory``; its ``repr`` makes ``inspect.signature`` show
@@ -100,6 +100,10 @@ def field(
     """
     Describe a field beyond its annotation, as the default in a class body.
 
+    Giving both *default* and *default_factory*, or a factory that is not
+    callable, is reported when the class is defined, naming the record and
+    the field.
+
     Args:
         default: The value used when the field is not passed.
         default_factory: A callable with no arguments, called for each new
@@ -107,17 +111,14 @@ def field(
             other mutable values).
         doc: The docstring of the field's accessor (``help(Point.x)``).
 
-    Giving both *default* and *default_factory*, or a factory that is not
-    callable, is reported when the class is defined, naming the record and
-    the field.
-
-    >>> from records import Record, field
-    >>> class Inventory(Record):
-    ...     owner: str
-    ...     items: list[str] = field(default_factory=list, doc="What is held.")
-    >>> Inventory("ann")
-    Inventory(owner='ann', items=[])
-    >>> Inventory.items.__doc__
-    'What is held.'
+    Examples:
+        >>> from records import Record, field
+        >>> class Inventory(Record):
+        ...     owner: str
+        ...     items: list[str] = field(default_factory=list, doc="What is held.")
+        >>> Inventory("ann")
+        Inventory(owner='ann', items=[])
+        >>> Inventory.items.__doc__
+        'What is held.'
     """
     return Field(default=default, default_factory=default_factory, doc=doc)

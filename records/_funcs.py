@@ -33,12 +33,13 @@ def fields(record_or_class: Any) -> tuple[Field, ...]:
     Raises:
         TypeError: if the argument is neither a record nor a named tuple.
 
-    >>> from records import Record, field, fields
-    >>> class Point(Record):
-    ...     x: int
-    ...     y: int = field(default=0, doc="Height.")
-    >>> [(f.name, f.default, f.doc) for f in fields(Point)]
-    [('x', MISSING, None), ('y', 0, 'Height.')]
+    Examples:
+        >>> from records import Record, field, fields
+        >>> class Point(Record):
+        ...     x: int
+        ...     y: int = field(default=0, doc="Height.")
+        >>> [(f.name, f.default, f.doc) for f in fields(Point)]
+        [('x', MISSING, None), ('y', 0, 'Height.')]
     """
     cls: Any = record_or_class if isinstance(record_or_class, type) else type(record_or_class)
     if not _is_record_type(cls):
@@ -85,12 +86,13 @@ def replace(record: _T, /, **changes: Any) -> _T:
     """
     Return a copy of *record* with the given fields replaced: ``record._replace(**changes)``.
 
-    >>> from records import Record, replace
-    >>> class Point(Record):
-    ...     x: int
-    ...     y: int = 0
-    >>> replace(Point(1, 2), y=5)
-    Point(x=1, y=5)
+    Examples:
+        >>> from records import Record, replace
+        >>> class Point(Record):
+        ...     x: int
+        ...     y: int = 0
+        >>> replace(Point(1, 2), y=5)
+        Point(x=1, y=5)
     """
     if not _is_record_type(type(record)):
         msg = f"replace() needs a record, not {record!r}"
@@ -107,15 +109,16 @@ def asdict(record: Any, *, recurse: bool = True) -> dict[str, Any]:
     named tuples keep their type, containers are rebuilt with the same type.
     Other values are not copied.
 
-    >>> from records import Record, asdict
-    >>> class Point(Record):
-    ...     x: int
-    ...     y: int
-    >>> class Line(Record):
-    ...     start: Point
-    ...     end: Point
-    >>> asdict(Line(Point(0, 0), Point(1, 2)))
-    {'start': {'x': 0, 'y': 0}, 'end': {'x': 1, 'y': 2}}
+    Examples:
+        >>> from records import Record, asdict
+        >>> class Point(Record):
+        ...     x: int
+        ...     y: int
+        >>> class Line(Record):
+        ...     start: Point
+        ...     end: Point
+        >>> asdict(Line(Point(0, 0), Point(1, 2)))
+        {'start': {'x': 0, 'y': 0}, 'end': {'x': 1, 'y': 2}}
     """
     if not _is_record_type(type(record)):
         msg = f"asdict() needs a record, not {record!r}"

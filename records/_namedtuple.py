@@ -37,15 +37,16 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     Return a new subclass of tuple with named fields: a drop-in for
     ``collections.namedtuple``, with the same arguments, results and errors.
 
-    >>> from records import namedtuple
-    >>> Point = namedtuple("Point", ["x", "y"], defaults=[0])
-    >>> Point.__doc__
-    'Point(x, y)'
-    >>> p = Point(11)
-    >>> p
-    Point(x=11, y=0)
-    >>> p._replace(y=22)._asdict()
-    {'x': 11, 'y': 22}
+    Examples:
+        >>> from records import namedtuple
+        >>> Point = namedtuple("Point", ["x", "y"], defaults=[0])
+        >>> Point.__doc__
+        'Point(x, y)'
+        >>> p = Point(11)
+        >>> p
+        Point(x=11, y=0)
+        >>> p._replace(y=22)._asdict()
+        {'x': 11, 'y': 22}
     """
     if isinstance(field_names, str):
         field_names = field_names.replace(",", " ").split()

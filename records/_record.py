@@ -64,17 +64,18 @@ class Record(tuple):  # type: ignore[type-arg]
     with one read-only accessor per field, a constructor that takes the fields
     by position or keyword, and the ``collections.namedtuple`` API.
 
-    >>> from records import Record
-    >>> class Point(Record):
-    ...     x: int
-    ...     y: int = 0
-    >>> p = Point(1, y=2)
-    >>> p
-    Point(x=1, y=2)
-    >>> p.x, p[1], len(p), isinstance(p, tuple)
-    (1, 2, 2, True)
-    >>> p._replace(y=5)
-    Point(x=1, y=5)
+    Examples:
+        >>> from records import Record
+        >>> class Point(Record):
+        ...     x: int
+        ...     y: int = 0
+        >>> p = Point(1, y=2)
+        >>> p
+        Point(x=1, y=2)
+        >>> p.x, p[1], len(p), isinstance(p, tuple)
+        (1, 2, 2, True)
+        >>> p._replace(y=5)
+        Point(x=1, y=5)
     """
 
     __slots__ = ()
@@ -179,10 +180,11 @@ class Record(tuple):  # type: ignore[type-arg]
             the equivalent class statement. Names are validated first, and
             never executed as code.
 
-        >>> from records import Record
-        >>> Point = Record.define("Point", [("x", int), ("y", int)], defaults={"y": 0})
-        >>> Point(1)
-        Point(x=1, y=0)
+        Examples:
+            >>> from records import Record
+            >>> Point = Record.define("Point", [("x", int), ("y", int)], defaults={"y": 0})
+            >>> Point(1)
+            Point(x=1, y=0)
         """
         from ._functional import define
 
