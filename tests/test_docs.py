@@ -1,8 +1,9 @@
 """
 Every example in the README and in docs/pages runs, and its shown output is checked.
 
-Sybil reads the Markdown. A ``python`` block that starts with ``>>>`` is a
-doctest. Any other ``python`` block is executed, and must not raise. A block
+Sybil reads the Markdown. A ``pycon`` block (or a ``python`` block starting
+with ``>>>``) is a doctest. Any other ``python`` block is executed, and must
+not raise. A block
 with ``# E:``/``# N:`` comments is a type-checking example instead: mypy, with
 the records plugin, must report exactly those errors and notes on those lines.
 Blocks in one file share one namespace, in order, as a reader runs them.
@@ -20,7 +21,8 @@ import pytest
 sybil = pytest.importorskip("sybil", reason="sybil comes with the test extra")
 mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
 
-from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser  # noqa: E402
+from sybil.evaluators.python import PythonEvaluator  # noqa: E402
+from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 STUBS = ROOT / "stubs"
@@ -75,9 +77,12 @@ class DocsParser:
     """Sybil's Python code-block parser, sending type-checking examples to mypy."""
 
     def __init__(self, directory: Path) -> None:
-        self.python = PythonCodeBlockParser(
-            doctest_optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-        )
+        flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+        self.python = PythonCodeBlockParser(doctest_optionflags=flags)
+        # Interactive sessions are fenced as "pycon", so that they are
+        # highlighted as sessions; they run as doctests all the same.
+        self.pycon = PythonCodeBlockParser(doctest_optionflags=flags)
+        self.pycon.codeblock_parser = CodeBlockParser("pycon", PythonEvaluator())
         self.mypy = MypyEvaluator(directory)
 
     def __call__(self, document):
@@ -85,6 +90,7 @@ class DocsParser:
             if isinstance(region.parsed, str) and mypy_expectations(region.parsed):
                 region.evaluator = self.mypy
             yield region
+        yield from self.pycon(document)
 
 
 def _lookup(namespace: dict, name: str):
