@@ -5,8 +5,9 @@ import sys
 
 from hypothesis import settings
 
-# The fuzzer is a separate command (see tests/fuzz/fuzz_records.py).
-collect_ignore_glob = ["fuzz/*", "typing/pyright_examples.py"]
+# The fuzzer is a separate command (see tests/fuzz/fuzz_records.py); the
+# pyright examples and the do-nothing mypy plugin are inputs, not tests.
+collect_ignore_glob = ["fuzz/*", "typing/pyright_examples.py", "typing/noop_plugin.py"]
 if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     collect_ignore_glob.append("*_310.py")  # match statements, for PyPy 3.9 (see tests/README.md)
 if sys.version_info < (3, 12):

@@ -59,8 +59,9 @@ class MypyEvaluator:
         module.write_text(source)
         config = work / "mypy.ini"
         config.write_text(f"[mypy]\nplugins = records.mypy\nmypy_path = {STUBS}\n")
+        cache = self.directory / "cache"  # shared: the standard library is analysed once
         stdout, stderr, _ = mypy_api.run(
-            ["--config-file", str(config), "--cache-dir", str(self.directory / "cache"), str(module)]
+            ["--config-file", str(config), "--cache-dir", str(cache), str(module)]
         )
         reported = [
             (int(match["line"]), match["kind"], match["message"])
