@@ -12,11 +12,18 @@ Point(x=1, y=0)
 from ._fields import MISSING, Field, field
 from ._funcs import asdict, fields, replace
 from ._namedtuple import namedtuple
+from ._native import STATUS as ACCELERATOR
+from ._native import speedups as _speedups
 from ._record import Record
 
 __version__ = "0.1.0"
 
+ACCELERATED: bool = _speedups is not None
+"""Whether the C accelerator is in use; ``ACCELERATOR`` says which path and why."""
+
 __all__ = [
+    "ACCELERATED",
+    "ACCELERATOR",
     "MISSING",
     "Field",
     "Record",

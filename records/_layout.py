@@ -26,7 +26,9 @@ its base by exactly the dict CPython added. Where any check fails, ``seal``
 returns ``False`` and the caller keeps the dict slot and forbids setting
 attributes instead.
 
-Only ``_ctypes``, the C half of ``ctypes``, is imported, and only when the
+With the C accelerator (``records._speedups``), the same edit and checks are
+made in C, and ``_ctypes`` is not imported at all. Otherwise only ``_ctypes``,
+the C half of ``ctypes``, is imported, and only when the
 first record class is made: ``import ctypes`` costs about 1.7 ms here, most of
 it in ``ctypes/__init__.py``, against about 0.3 ms for ``_ctypes``. The three
 C types needed are declared here the way ``ctypes`` declares them.
@@ -38,6 +40,7 @@ import sys
 from _thread import allocate_lock
 
 from ._compat import CPYTHON
+from ._native import speedups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,6 +114,8 @@ def _build_sealer() -> Callable[[type, dict[str, object]], bool] | None:
     strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
     if not CPYTHON or strategy is None or "t" in getattr(sys, "abiflags", ""):
         return None
+    if speedups is not None:
+        return speedups.seal  # type: ignore[no-any-return]  # the same checks, in C
     try:
         return _make_sealer(strategy)
     except Exception:  # pragma: no cover - any surprise means "do not patch"

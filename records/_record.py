@@ -35,6 +35,7 @@ from ._codegen import make_constructor
 from ._compat import UNKNOWN_FIELD_ERROR, is_classvar, own_annotations
 from ._fields import FACTORY, MISSING, Field
 from ._layout import seal
+from ._native import speedups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -351,6 +352,12 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
         ]
     if not seal(cls, attributes):
         _forbid_attribute_changes(cls)
+    if _install_constructor is not None and "__new__" in attributes:
+        _install_constructor(cls, names, tuple(new_defaults), new_factories, FACTORY)
+
+
+# The C constructor: the generated __new__'s work, without a Python frame.
+_install_constructor = speedups.install if speedups is not None else None
 
 
 def _check_field_name(record: str, name: object) -> None:

@@ -19,3 +19,17 @@ settings.register_profile("deep", max_examples=3000, deadline=None)  # by hand, 
 settings.load_profile(
     os.environ.get("RECORDS_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--pure-python",
+        action="store_true",
+        help="run records' pure-Python path even where the C accelerator is built",
+    )
+
+
+def pytest_configure(config):
+    # Before any test module imports records: the choice is made at import.
+    if config.getoption("--pure-python"):
+        os.environ["RECORDS_PURE_PYTHON"] = "1"

@@ -1,13 +1,21 @@
 """The built wheel holds the code, the stub and py.typed."""
 
+import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parent.parent
+ACCELERATOR_EXPECTED = sys.implementation.name == "cpython" and sys.version_info[:2] in {
+    (3, 10),
+    (3, 11),
+    (3, 12),
+    (3, 13),
+}
 
 
 @pytest.mark.skipif(
@@ -34,3 +42,45 @@ def test_wheel_contents(tmp_path):
     assert {"records/__init__.py", "records/__init__.pyi", "records/py.typed"} <= names
     stub = zipfile.ZipFile(wheel).read("records/__init__.pyi").decode()
     assert stub == (ROOT / "stubs" / "records" / "__init__.pyi").read_text()
+    assert not {"records/_speedups.c", "records/_build_hook.py"} & names
+    compiled = [name for name in names if name.startswith("records/_speedups")]
+    if ACCELERATOR_EXPECTED:
+        assert 1 == len(compiled), names
+        assert compiled[0].endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+
+
+@pytest.mark.skipif(not ACCELERATOR_EXPECTED, reason="no C accelerator for this Python")
+def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
+    """A failed compile gives the pure-Python wheel, which imports and says why."""
+    env = {**os.environ, "CC": "false"}
+    env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
+    env.pop("RECORDS_PURE_PYTHON", None)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        env=env,
+    )
+    (wheel,) = tmp_path.glob("records_tuple-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    assert not list((unpacked / "records").glob("_speedups*"))
+    code = "import records; print(records.ACCELERATED); print(records.ACCELERATOR)"
+    output = subprocess.check_output(
+        [sys.executable, "-c", code],
+        text=True,
+        cwd=unpacked,
+        env={**env, "PYTHONPATH": str(unpacked)},
+    ).splitlines()
+    assert "False" == output[0]
+    assert output[1].startswith("pure Python (the C accelerator is not available")

@@ -11,7 +11,11 @@ from typing import Any, ClassVar, TypeVar, overload
 from typing_extensions import Self, dataclass_transform
 
 __version__: str
+ACCELERATED: bool
+ACCELERATOR: str
 __all__ = [
+    "ACCELERATED",
+    "ACCELERATOR",
     "MISSING",
     "Field",
     "Record",

@@ -1,0 +1,232 @@
+"""The optional C accelerator: when it is used, and what it does differently (nothing visible)."""
+
+import contextlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+import records
+from records import Record, field
+
+SUPPORTED = sys.implementation.name == "cpython" and (3, 10) <= sys.version_info[:2] <= (3, 13)
+accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
+
+
+def _status(**environment):
+    code = "import records; print(records.ACCELERATED); print(records.ACCELERATOR)"
+    env = {**os.environ, **environment}
+    output = subprocess.check_output([sys.executable, "-c", code], text=True, env=env)
+    return output.splitlines()
+
+
+def test_required_accelerator_is_used():
+    """Where the build was required to compile it (tox), the default path uses it."""
+    if not (os.environ.get("RECORDS_REQUIRE_ACCELERATOR") and SUPPORTED):
+        pytest.skip("the accelerator is not required here")
+    if os.environ.get("RECORDS_PURE_PYTHON"):
+        assert not records.ACCELERATED
+    else:
+        assert records.ACCELERATED, records.ACCELERATOR
+
+
+def test_environment_variable_forces_the_pure_path():
+    assert ["False", "pure Python (RECORDS_PURE_PYTHON is set)"] == _status(
+        RECORDS_PURE_PYTHON="1"
+    )
+
+
+def test_status_names_the_path():
+    accelerated_now, status = _status(RECORDS_PURE_PYTHON="")
+    if accelerated_now == "True":
+        assert status == "C accelerator (records._speedups)"
+    else:
+        assert status.startswith("pure Python")
+
+
+@accelerated
+class TestConstructor:
+    """Calls take the C constructor; anything unusual goes through the Python one."""
+
+    def test_installed(self):
+        class Point(Record):
+            x: int
+            y: int = 0
+
+        assert "__record_constructor__" in vars(Point)
+        assert (1, 0) == Point(1)
+        assert (1, 2) == Point(y=2, x=1)
+
+    def test_keyword_names_need_not_be_interned(self):
+        class Point(Record):
+            x: int
+            y: int = 0
+
+        name = "".join(["y"])
+        assert (1, 5) == Point(1, **{name: 5})
+
+    def test_factories_called_once_per_missing_field(self):
+        calls = []
+
+        def make():
+            calls.append(1)
+            return []
+
+        class Bag(Record):
+            name: str
+            items: list = field(default_factory=make)
+
+        first, second = Bag("a"), Bag("b")
+        assert first.items is not second.items
+        assert 2 == len(calls)
+        Bag("c", ["given"])
+        assert 2 == len(calls)
+
+    def test_no_factory_runs_before_an_error(self):
+        calls = []
+        Bag = Record.define(
+            "Bag",
+            [("name", str), ("items", list)],
+            defaults={"items": field(default_factory=lambda: calls.append(1) or [])},
+        )
+        with pytest.raises(TypeError, match="takes from 2 to 3 positional arguments"):
+            Bag("a", [], "extra")
+        with pytest.raises(TypeError, match="unexpected keyword argument 'size'"):
+            Bag("a", size=1)
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
+            Bag()
+        with pytest.raises(TypeError, match="multiple values for argument 'name'"):
+            Bag("a", name="b")
+        assert [] == calls
+
+    def test_factory_errors_propagate(self):
+        def broken():
+            raise LookupError("no default today")
+
+        class Bag(Record):
+            items: list = field(default_factory=broken)
+
+        with pytest.raises(LookupError, match="no default today"):
+            Bag()
+
+    def test_init_assigned_later_is_called(self):
+        class Point(Record):
+            x: int
+
+        seen = []
+        Point.__init__ = lambda self, *args, **kwargs: seen.append(args)
+        Point(1)
+        assert [(1,)] == seen
+
+    def test_new_assigned_later_is_used(self):
+        class Point(Record):
+            x: int
+
+        original = Point.__new__
+        Point.__new__ = staticmethod(lambda cls, x: original(cls, x * 10))
+        assert (30,) == Point(3)
+
+    def test_metaclass_call_is_respected(self):
+        import abc
+
+        class Counting(abc.ABCMeta):
+            calls = 0
+
+            def __call__(cls, *args, **kwargs):
+                Counting.calls += 1
+                return super().__call__(*args, **kwargs)
+
+        class Base(metaclass=Counting):
+            pass
+
+        class Point(Record, Base):
+            x: int
+
+        assert "__record_constructor__" not in vars(Point)
+        assert (1,) == Point(1)
+        assert 1 == Counting.calls
+
+    def test_subclass_without_fields(self):
+        class Point(Record):
+            x: int
+
+        class Named(Point):
+            def describe(self):
+                return f"at {self.x}"
+
+        assert "at 4" == Named(4).describe()
+        assert Named is type(Named(4))
+
+    def test_user_new_is_kept(self):
+        class Tag(Record):
+            name: str
+
+            def __new__(cls, name):
+                return super().__new__(cls, name.lower())
+
+        assert "__record_constructor__" not in vars(Tag)
+        assert ("x",) == Tag("X")
+
+    def test_reference_counts_balance(self):
+        """Every reference the constructor takes is given back with the record."""
+        default, value, factory_result = object(), object(), object()
+
+        class Point(Record):
+            x: object
+            y: object = default
+            z: object = field(default_factory=lambda: factory_result)
+
+        counts = [sys.getrefcount(o) for o in (default, value, factory_result)]
+        for _ in range(1000):
+            Point(value)
+            Point(x=value, y=value)
+            with contextlib.suppress(TypeError):
+                Point(value, w=value)
+        assert counts == [sys.getrefcount(o) for o in (default, value, factory_result)]
+
+    def test_no_leak_on_any_path(self):
+        """Good calls, bad calls and factory errors leave no memory behind."""
+
+        def broken():
+            raise LookupError
+
+        class Point(Record):
+            x: int
+            y: int = 0
+            tags: list = field(default_factory=list)
+
+        class Bad(Record):
+            items: list = field(default_factory=broken)
+
+        def churn():
+            for i in range(20_000):
+                Point(i, y=i)
+                Point(i, tags=[i])
+                for call in (lambda: Point(), lambda: Point(1, z=2), lambda: Bad()):
+                    with contextlib.suppress(TypeError, LookupError):
+                        call()
+
+        churn()
+        before = sys.getallocatedblocks()
+        churn()
+        assert sys.getallocatedblocks() - before < 200
+
+
+@accelerated
+def test_seal_is_done_in_c():
+    class Point(Record):
+        x: int
+
+    assert sys.getsizeof(Point(1)) == sys.getsizeof((1,))
+    assert "_ctypes" not in sys.modules or not records.ACCELERATED
+
+
+def test_signature_comes_from_the_python_constructor():
+    import inspect
+
+    class Point(Record):
+        x: int
+        tags: list = field(default_factory=list)
+
+    assert "(x: int, tags: list = <factory>)" == str(inspect.signature(Point))
