@@ -192,6 +192,12 @@ class Record(tuple):  # type: ignore[type-arg]
         return define(cls, typename, fields, defaults=defaults, module=module)
 
 
+if speedups is not None:
+    # The same methods in C: same results, same messages, no Python frame.
+    for _name, _method in speedups.record_methods(Record).items():
+        type.__setattr__(Record, _name, _method)
+
+
 def _fields_source(cls: type[Record]) -> type[Record]:
     """
     Return the class in *cls*'s MRO that its inherited fields come from.

@@ -94,6 +94,13 @@ class TestNamedTupleAPI:
         """__replace__ is available on every version."""
         assert Point(1, 9) == Point(1).__replace__(y=9)
 
+    def test_replace_takes_keywords_only(self):
+        """A positional argument is refused with Python's own wording, on both paths."""
+        with pytest.raises(
+            TypeError, match=r"^Record\._replace\(\) takes 1 positional argument but 2 were given$"
+        ):
+            Point(1)._replace(2)
+
     def test_asdict(self):
         """_asdict maps names to values, in order."""
         assert {"x": 1, "y": 2, "tags": []} == Point(1, 2)._asdict()
