@@ -60,6 +60,7 @@ def _print_header(results: dict[str, Any]) -> None:
         f"{meta['machine'].split(',')[0]}: median of {results['rounds']} interleaved rounds, "
         "ratio to collections.namedtuple in brackets (lower is better)."
     )
+    print(f"records runs on its {meta['records path']}.")
     for name in meta["missing peers"]:
         print(f"skipped {name}: not installed")
     print()

@@ -30,7 +30,9 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
     mpl.use("Agg")  # matplotlib is untyped where its stubs are absent
     import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
-    version = results["meta"]["python"].rsplit(".", 1)[0]
+    from .report import variant
+
+    version = results["meta"]["python"].rsplit(".", 1)[0] + variant(results)
     written: list[str] = []
     peers = list(results["meta"]["peers"])
 

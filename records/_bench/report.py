@@ -11,6 +11,8 @@ import platform
 import sys
 from datetime import datetime, timezone
 
+import records
+
 from . import harness
 from .peers import BASELINE
 
@@ -32,7 +34,14 @@ def metadata(peers: Sequence[Peer], missing: Sequence[Peer], mode: str) -> dict[
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}",
         "peers": {peer.name: peer.version() for peer in peers},
         "missing peers": [peer.name for peer in missing],
+        "records path": records.ACCELERATOR,
     }
+
+
+def variant(results: dict[str, Any]) -> str:
+    """Return the file-name suffix of a run: ``-pure`` without the C accelerator."""
+    path = results["meta"].get("records path", "")
+    return "-pure" if path.startswith("pure Python") else ""
 
 
 def summarise(
@@ -107,6 +116,7 @@ def full_markdown(results: dict[str, Any]) -> str:
         f"# records benchmarks — Python {meta['python']} ({meta['implementation']})",
         "",
         f"Measured {meta['date']} on {meta['machine']}.",
+        f"records ran on its {meta.get('records path', 'unrecorded path')}.",
         "Versions: "
         + ", ".join(f"{name}: {version}" for name, version in meta["peers"].items())
         + ".",

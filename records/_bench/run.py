@@ -87,7 +87,8 @@ def full(
     progress.finish()
 
     os.makedirs(output, exist_ok=True)
-    stem = os.path.join(output, f"results-{results['meta']['python'].rsplit('.', 1)[0]}")
+    version = results["meta"]["python"].rsplit(".", 1)[0]
+    stem = os.path.join(output, f"results-{version}{report.variant(results)}")
     report.write_json(results, stem + ".json")
     with open(stem + ".md", "w") as file:
         file.write(report.full_markdown(results))
