@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import records
 from records._bench import harness, peers, plot, report, run, suite
 
 
@@ -57,7 +58,8 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
     """A small full run writes JSON and Markdown with every section."""
     monkeypatch.setattr(run, "PEERS", (peers.PEERS[0], peers.PEERS[5]))
     results = run.full(str(tmp_path), rounds=1, sizes=(1, 3), memory_count=1000)
-    stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}"
+    variant = "" if records.ACCELERATED else "-pure"  # the path records ran on
+    stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}{variant}"
     data = json.loads((tmp_path / f"{stem}.json").read_text())
     for section in (
         "class creation",
@@ -73,6 +75,7 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
     markdown = (tmp_path / f"{stem}.md").read_text()
     assert "## Scaling with the number of fields" in markdown
     assert "records.Record" in markdown
+    assert f"records ran on its {records.ACCELERATOR}." in markdown
 
 
 def test_charts(tmp_path):
