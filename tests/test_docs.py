@@ -118,3 +118,32 @@ def test_examples(path, tmp_path, monkeypatch):
         except unittest.SkipTest:  # a <!-- skip: next if(...) --> for this Python
             continue
     assert examples or path.name in PAGES_WITHOUT_CODE, f"{path} has no checked example"
+
+
+CONFIG_SNIPPET = re.compile(
+    r"In `(?P<file>pyproject\.toml|mypy\.ini|setup\.cfg)`:\n\n```(?:toml|ini)\n(?P<body>.*?)```",
+    re.DOTALL,
+)
+
+
+def test_typing_config_snippets_enable_the_plugin(tmp_path, monkeypatch):
+    """Each configuration shown on the Typing page turns the plugin on."""
+    snippets = CONFIG_SNIPPET.findall((ROOT / "docs" / "pages" / "typing.md").read_text())
+    assert {"pyproject.toml", "mypy.ini", "setup.cfg"} == {name for name, _ in snippets}
+    monkeypatch.setenv("MYPYPATH", str(STUBS))
+    for name, body in snippets:
+        project = tmp_path / name.replace(".", "-")
+        project.mkdir()
+        (project / name).write_text(body)
+        module = project / "example.py"
+        module.write_text("from records import Record\nclass P(Record):\n    x: int\nP('a')\n")
+        stdout, _, _ = mypy_api.run(
+            [
+                "--config-file",
+                str(project / name),
+                "--cache-dir",
+                str(tmp_path / "cache"),
+                str(module),
+            ]
+        )
+        assert 'Argument 1 to "P" has incompatible type "str"; expected "int"' in stdout, name
