@@ -18,26 +18,19 @@ ACCELERATOR_EXPECTED = sys.implementation.name == "cpython" and sys.version_info
 }
 
 
+def _build_wheel(directory: Path, env: dict[str, str] | None = None) -> Path:
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w"]
+    subprocess.run([*command, str(directory), str(ROOT)], check=True, env=env)
+    (wheel,) = directory.glob("records_tuple-*.whl")
+    return wheel
+
+
 @pytest.mark.skipif(
     sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
 )
 def test_wheel_contents(tmp_path):
     """records/__init__.pyi (from stubs/) and records/py.typed are in the wheel."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        check=True,
-    )
-    (wheel,) = tmp_path.glob("records_tuple-*.whl")
+    wheel = _build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"records/__init__.py", "records/__init__.pyi", "records/py.typed"} <= names
     stub = zipfile.ZipFile(wheel).read("records/__init__.pyi").decode()
@@ -55,22 +48,7 @@ def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
     env = {**os.environ, "CC": "false"}
     env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
     env.pop("RECORDS_PURE_PYTHON", None)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        check=True,
-        env=env,
-    )
-    (wheel,) = tmp_path.glob("records_tuple-*.whl")
+    wheel = _build_wheel(tmp_path, env)
     assert wheel.name.endswith("-py3-none-any.whl")
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(wheel).extractall(unpacked)
