@@ -18,7 +18,8 @@ ACCELERATOR_EXPECTED = sys.implementation.name == "cpython" and sys.version_info
 }
 
 
-def _build_wheel(directory: Path, env: dict[str, str] | None = None) -> Path:
+def _build_wheel(directory, env=None):
+    """Build the wheel from the source tree into *directory*; return its path."""
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w"]
     subprocess.run([*command, str(directory), str(ROOT)], check=True, env=env)
     (wheel,) = directory.glob("records_tuple-*.whl")
