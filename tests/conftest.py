@@ -7,7 +7,12 @@ from hypothesis import settings
 
 # The fuzzer is a separate command (see tests/fuzz/fuzz_records.py); the
 # pyright examples and the do-nothing mypy plugin are inputs, not tests.
-collect_ignore_glob = ["fuzz/*", "typing/pyright_examples.py", "typing/noop_plugin.py"]
+collect_ignore_glob = [
+    "fuzz/*",
+    "typing/pyright_examples.py",
+    "typing/noop_plugin.py",
+    "refleak_check.py",  # a script for debug builds: tests/run_on_debug_python.sh
+]
 if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     collect_ignore_glob.append("*_310.py")  # match statements, for PyPy 3.9 (see tests/README.md)
 if sys.version_info < (3, 12):
