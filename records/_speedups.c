@@ -308,16 +308,11 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         if (items[i] != NULL) {
             continue;
         }
+        /* Defaults and factories belong to the last fields only (install()
+         * reads them that way), so once one is needed, no required field is
+         * left to miss: a factory never runs before a call error. */
         PyObject *factory = PyTuple_GET_ITEM(self->factories, i);
         if (factory != Py_None) {
-            /* Python's __new__ binds every argument before it calls a factory:
-             * a missing required field after this one must raise first. */
-            for (Py_ssize_t j = i + 1; j < size; j++) {
-                if (items[j] == NULL && !self->has_default[j]
-                    && PyTuple_GET_ITEM(self->factories, j) == Py_None) {
-                    goto slow;
-                }
-            }
             PyObject *value = PyObject_CallNoArgs(factory);
             if (value == NULL) {
                 Py_DECREF(record);
