@@ -30,9 +30,9 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
     mpl.use("Agg")  # matplotlib is untyped where its stubs are absent
     import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
-    from .report import variant
+    from .report import run_label
 
-    version = results["meta"]["python"].rsplit(".", 1)[0] + variant(results)
+    version = run_label(results)
     written: list[str] = []
     peers = list(results["meta"]["peers"])
 

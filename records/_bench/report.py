@@ -38,10 +38,12 @@ def metadata(peers: Sequence[Peer], missing: Sequence[Peer], mode: str) -> dict[
     }
 
 
-def variant(results: dict[str, Any]) -> str:
-    """Return the file-name suffix of a run: ``-pure`` without the C accelerator."""
-    path = results["meta"].get("records path", "")
-    return "-pure" if path.startswith("pure Python") else ""
+def run_label(results: dict[str, Any]) -> str:
+    """Name a run in file names: ``3.13``, or ``3.13-pure`` without the C accelerator."""
+    meta = results["meta"]
+    version: str = meta["python"].rsplit(".", 1)[0]
+    pure = str(meta.get("records path", "")).startswith("pure Python")
+    return version + ("-pure" if pure else "")
 
 
 def summarise(

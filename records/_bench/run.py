@@ -87,8 +87,7 @@ def full(
     progress.finish()
 
     os.makedirs(output, exist_ok=True)
-    version = results["meta"]["python"].rsplit(".", 1)[0]
-    stem = os.path.join(output, f"results-{version}{report.variant(results)}")
+    stem = os.path.join(output, f"results-{report.run_label(results)}")
     report.write_json(results, stem + ".json")
     with open(stem + ".md", "w") as file:
         file.write(report.full_markdown(results))
