@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 _tuple_new = tuple.__new__
 
+# The C constructor: the generated __new__'s work, without a Python frame.
+_install_constructor = speedups.install if speedups is not None else None
+
 # Field names already checked by _check_field_name. Names repeat across a
 # program's records, so most checks become one set lookup; the set is emptied
 # when it grows large, and set.add is atomic.
@@ -360,10 +363,6 @@ def _build(cls: type[Record]) -> None:  # noqa: PLR0912, PLR0915
         _forbid_attribute_changes(cls)
     if _install_constructor is not None and "__new__" in attributes:
         _install_constructor(cls, names, tuple(new_defaults), new_factories, FACTORY)
-
-
-# The C constructor: the generated __new__'s work, without a Python frame.
-_install_constructor = speedups.install if speedups is not None else None
 
 
 def _check_field_name(record: str, name: object) -> None:
