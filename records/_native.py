@@ -20,7 +20,9 @@ if os.environ.get("RECORDS_PURE_PYTHON"):
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"
 else:
     try:
-        from . import _speedups as speedups  # type: ignore[attr-defined,no-redef,unused-ignore]
+        # Imported by its full name: a missing build then says "No module
+        # named 'records._speedups'", not a partial-import error.
+        import records._speedups as speedups  # type: ignore[import-not-found,import-untyped,no-redef,unused-ignore]
     except ImportError as error:
         speedups = None
         STATUS = f"pure Python (the C accelerator is not available: {error})"
