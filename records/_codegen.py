@@ -10,7 +10,11 @@ and compiled once per shape; a class's own names are then put in by
 user (a field name, a type name) is ever compiled or executed, and a second
 class with the same field names costs one ``FunctionType`` call.
 
-Each template's source is kept under its synthetic file name and given to
+Templates without factories for up to 12 fields are not compiled at all: they
+are written out in ``_precompiled`` and load with its bytecode, which saves a
+``compile`` per arity at start-up.
+
+Each compiled template's source is kept under its synthetic file name and given to
 ``linecache``, so that tracebacks and debuggers can show it. ``linecache`` is
 not imported for that (it pulls in ``tokenize`` and ``re``, several
 milliseconds of start-up): the sources are registered when a template is
@@ -23,6 +27,7 @@ from __future__ import annotations
 import sys
 
 from ._fields import FACTORY
+from ._precompiled import CODES as _PRECOMPILED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,6 +89,16 @@ def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
+    if not factory_indices and arity < len(_PRECOMPILED):
+        code = _PRECOMPILED[arity]
+        if sys.version_info >= (3, 11):
+            return code.replace(co_name="__new__", co_qualname="__new__")
+        else:  # as an else branch, mypy skips it on 3.11+ instead of calling it unreachable
+            return code.replace(co_name="__new__")
+    return _compile_template(arity, factory_indices)
+
+
 def _compile_template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
     source = _template_source(arity, factory_indices)
     filename = f"<records generated __new__ {arity} {list(factory_indices)}>"
@@ -116,7 +131,7 @@ def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = 
         shape = (len(names), factory_indices)
         template: CodeType | None = _templates.get(shape)
         if template is None:
-            template = _templates.add(shape, _compile_template(*shape))
+            template = _templates.add(shape, _template(*shape))
         code = _codes.add(key, template.replace(co_varnames=("_cls", *names)))
     return code
 

@@ -31,7 +31,7 @@ from _thread import get_ident
 
 from . import _rules
 from ._accessors import _default_docs, default_docs, make_accessor
-from ._codegen import make_constructor
+from ._codegen import BASE_GLOBALS, _codes, make_constructor
 from ._compat import UNKNOWN_FIELD_ERROR, is_classvar, own_annotations
 from ._fields import FACTORY, MISSING, Field
 from ._layout import seal
@@ -49,6 +49,9 @@ _tuple_new = tuple.__new__
 
 # The C constructor: the generated __new__'s work, without a Python frame.
 _install_constructor = speedups.install if speedups is not None else None
+# The C class builder: _build's work for the common class statement. It
+# returns False, having changed nothing, for everything else.
+_build_in_c = speedups.build if speedups is not None else None
 
 # Field names already checked by _check_field_name. Names repeat across a
 # program's records, so most checks become one set lookup; the set is emptied
@@ -97,7 +100,8 @@ class Record(tuple):  # type: ignore[type-arg]
         # is object's, which does nothing without keywords: skip the call.
         if kwargs or cls.__mro__[-3] is not Record:
             super().__init_subclass__(**kwargs)
-        _build(cls)
+        if _build_in_c is None or not _build_in_c(cls):
+            _build(cls)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """
@@ -462,3 +466,36 @@ def _frozen_setattr(self: Record, name: str, value: object) -> None:
 def _frozen_delattr(self: Record, name: str) -> None:
     msg = f"record {type(self).__name__!r} is immutable: cannot delete attribute {name!r}"
     raise AttributeError(msg)
+
+
+#: What the C class builder shares with this module, by name.
+_c_helpers: dict[str, Any] = {}
+
+if speedups is not None:
+    _c_helpers.update(
+        {
+            "Record": Record,
+            "init_subclass": Record.__dict__["__init_subclass__"].__func__,
+            "build": _build,
+            "check_field_name": _check_field_name,
+            "valid_names": _valid_names,
+            "keywords": _rules.KEYWORDS,
+            "is_classvar": is_classvar,
+            "Field": Field,
+            "MISSING": MISSING,
+            "FACTORY": FACTORY,
+            "mutable_types": _rules.MUTABLE_DEFAULT_TYPES,
+            "accessor": make_accessor,
+            "docs": _default_docs,
+            "extend_docs": default_docs,
+            "field_types": _field_types,
+            "codes": _codes,
+            "base_globals": BASE_GLOBALS,
+            "make_constructor": make_constructor,
+        }
+    )
+    speedups.configure(_c_helpers)
+    # The same method without a Python frame. It calls the Python one where
+    # that may do more than build the class (keywords, bases in between).
+    _python_init_subclass = Record.__dict__["__init_subclass__"]
+    type.__setattr__(Record, "__init_subclass__", speedups.init_subclass(Record))

@@ -7,10 +7,13 @@ runtime and the type checker never drift apart.
 
 from __future__ import annotations
 
-from keyword import iskeyword
+from keyword import kwlist
 
 #: Mutable default values that must be given through ``default_factory``.
 MUTABLE_DEFAULT_TYPES = (list, dict, set)
+
+#: Python's keywords: ``keyword.iskeyword`` is membership in this same set.
+KEYWORDS = frozenset(kwlist)
 
 #: Names a class body may not define, because records compute them.
 COMPUTED_NAMES = frozenset({"_fields", "_field_defaults", "__record_factories__"})
@@ -24,7 +27,7 @@ def invalid_name_message(record: str, name: object) -> str | None:
         return f"record {record!r}: field names must be strings, not {type(name).__name__!r}"
     if not name.isidentifier():
         return f"record {record!r}: field name {name!r} is not a valid identifier"
-    if iskeyword(name):
+    if name in KEYWORDS:
         return f"record {record!r}: field name {name!r} is a keyword"
     if name.startswith("_"):
         return f"record {record!r}: field name {name!r} starts with an underscore"
@@ -37,7 +40,7 @@ def invalid_typename_message(typename: object) -> str | None:
     """
     if type(typename) is not str:
         return f"record type names must be strings, not {type(typename).__name__!r}"
-    if not typename.isidentifier() or iskeyword(typename):
+    if not typename.isidentifier() or typename in KEYWORDS:
         return f"record type name {typename!r} is not a valid identifier"
     return None
 

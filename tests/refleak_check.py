@@ -2,7 +2,7 @@
 Reference-leak check of the C accelerator, for a debug build of CPython.
 
 Runs every C path (constructor, _replace, _asdict, __repr__, _make, the
-layout patch and install on new classes), good calls and failing ones, in
+class builder, layout patch and install on new classes), good calls and failing ones, in
 rounds, and fails if the interpreter's total reference count grows with the
 work done. Run by tests/run_on_debug_python.sh; tests/test_accelerator.py runs the same
 workload against sys.getallocatedblocks on any build.
@@ -61,7 +61,31 @@ def exercise(calls):
         cls = Record.define(f"R{i}", fields, defaults={"b": field(default_factory=list)})
         cls(1)
         del cls
+        _define_classes(i)
     gc.collect()
+
+
+# Class bodies for the C class builder: built in C, declined to the Python
+# path, and failing in C (an invalid name) or in Python.
+_BODIES = (
+    {"__annotations__": {"x": int, "y": "int"}, "y": 0, "__doc__": None},
+    {"__annotations__": {"x": list, "y": int}, "x": field(default_factory=list, doc="d"), "y": 1},
+    {"__annotations__": {"c": "ClassVar[int]", "x": int}, "c": 1},
+    {"__annotations__": {"x": list}, "x": []},
+    {"__annotations__": {"x": int, "y": int}, "x": 0},
+    {"__annotations__": {"class": int}},
+    {"__annotations__": {"_x": int}},
+    {"method": len},
+)
+
+
+def _define_classes(i):
+    for number, body in enumerate(_BODIES):
+        with contextlib.suppress(TypeError, ValueError):
+            cls = type(f"B{i}_{number}", (Point,) if "method" in body else (Record,), dict(body))
+            cls._make(range(len(cls._fields)))
+        fresh = {"__annotations__": {f"fresh_{i % 50}_{number}": int}}  # caches stay warm
+        type(f"F{i}_{number}", (Record,), fresh)(1)
 
 
 def main():

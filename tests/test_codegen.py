@@ -2,12 +2,13 @@
 
 import builtins
 import linecache
+import sys
 
 import pytest
 from threads import run_in_threads
 
 import records
-from records import Record, _codegen, field
+from records import Record, _codegen, _precompiled, field
 
 
 @pytest.fixture
@@ -63,6 +64,25 @@ class TestShapeCache:
         Record.define("Renamed", [(f"b{i}", int) for i in range(arity)])
         records.namedtuple("Plain", [f"c{i}" for i in range(arity)])
         assert 1 == len(calls), calls
+
+    def test_small_shapes_compile_nothing(self, monkeypatch, no_compiling):
+        """Up to 12 fields without factories, the written-out templates serve."""
+        monkeypatch.setattr(_codegen, "_templates", _codegen._BoundedCache(256))
+        for arity in range(len(_precompiled.CODES)):
+            cls = Record.define(f"Small{arity}", [(f"s{arity}_{i}", int) for i in range(arity)])
+            assert tuple(range(arity)) == cls(*range(arity))
+            assert "__new__" == cls.__new__.__code__.co_name
+
+    @pytest.mark.parametrize("arity", range(len(_precompiled.CODES)))
+    def test_precompiled_equal_compiled(self, arity):
+        """Each written-out template has the bytecode the generator compiles."""
+        written = _codegen._template(arity, ())
+        compiled = _codegen._compile_template(arity, ())
+        for attribute in ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount"):
+            assert getattr(compiled, attribute) == getattr(written, attribute), attribute
+        assert "__new__" == written.co_name
+        if sys.version_info >= (3, 11):
+            assert "__new__" == written.co_qualname
 
     def test_factories_change_the_shape(self):
         """Fields with factories get their own code, distinct from plain ones."""

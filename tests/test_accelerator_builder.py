@@ -1,0 +1,286 @@
+"""
+The C class builder: which class statements it builds, and that what it builds
+(or the error it lets the Python path raise) is exactly what ``_build`` gives.
+"""
+
+import abc
+import inspect
+import sys
+import typing
+
+import pytest
+from hypothesis import given
+from strategies import record_shapes
+
+import records
+from records import Record, _record, field
+
+pytestmark = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
+
+
+@pytest.fixture
+def declined(monkeypatch):
+    """Record the classes the C builder leaves to ``_build``."""
+    names = []
+    build = _record._build
+
+    def spy(cls):
+        names.append(cls.__name__)
+        build(cls)
+
+    monkeypatch.setattr(_record, "_build", spy)  # reached from the Python method
+    monkeypatch.setitem(_record._c_helpers, "build", spy)  # reached from the C method
+    _record.speedups.configure(_record._c_helpers)
+    yield names
+    monkeypatch.undo()
+    _record.speedups.configure(_record._c_helpers)
+
+
+def _make(base, name, namespace, **keywords):
+    body = {"__module__": __name__, "__qualname__": f"Outer.{name}", **namespace}
+    return type(name, (base,), body, **keywords)
+
+
+def _describe(cls):
+    """Everything about a record class that the two paths must agree on."""
+    new = cls.__dict__.get("__new__")
+    function = new.__func__ if isinstance(new, staticmethod) else None
+    return {
+        "dict keys": [key for key in vars(cls) if key != "__record_constructor__"],
+        "fields": cls._fields,
+        "defaults": cls._field_defaults,
+        "factories": cls.__record_factories__,
+        "match args": cls.__match_args__,
+        "doc": cls.__doc__,
+        "accessors": [
+            (type(vars(cls)[name]).__name__, vars(cls)[name].__doc__)
+            for name in cls._fields
+            if name in vars(cls)
+        ],
+        "signature": str(inspect.signature(cls)),
+        "new": function
+        and (
+            function.__qualname__,
+            function.__module__,
+            function.__annotations__,
+            function.__defaults__,
+            function.__code__,
+        ),
+        "dictoffset": cls.__dictoffset__,
+        "basicsize": cls.__basicsize__,
+    }
+
+
+def _outcome(build):
+    try:
+        return ("built", _describe(build()))
+    except Exception as error:  # both paths must raise the same
+        return ("raised", type(error), str(error))
+
+
+class _PythonPath:
+    """Build every record class in the block with the Python path only (``_build``)."""
+
+    def __init__(self):
+        self.patch = pytest.MonkeyPatch()
+
+    def __enter__(self):
+        self.patch.setattr(_record, "_build_in_c", None)
+        self.patch.setattr(Record, "__init_subclass__", _record._python_init_subclass)
+
+    def __exit__(self, *exc):
+        self.patch.undo()
+
+
+class Base(Record):
+    a: int
+    b: int = 1
+
+
+class BaseWithFactory(Record):
+    a: int
+    items: list = field(default_factory=list)
+
+
+T = typing.TypeVar("T")
+OPTIONAL_INT = typing.Optional[int]  # noqa: UP045 - typing's object, not the | spelling
+
+
+# (name, namespace, whether the C builder takes it)
+CASES = [
+    ("Plain", {"__annotations__": {"x": int, "y": int}, "y": 0}, True),
+    ("Strings", {"__annotations__": {"x": "int", "y": "list[int]"}, "y": ()}, True),
+    ("Generic alias", {"__annotations__": {"x": list[int], "y": OPTIONAL_INT}}, True),
+    (
+        "Field specs",
+        {
+            "__annotations__": {"x": int, "y": int, "z": list, "w": int},
+            "x": field(doc="the x"),
+            "y": field(default=2, doc="the y"),
+            "z": field(default_factory=list),
+            "w": field(default=5),
+        },
+        True,
+    ),
+    ("Docstring", {"__annotations__": {"x": int}, "__doc__": "Mine."}, True),
+    ("Doc none", {"__annotations__": {"x": int}, "__doc__": None}, True),
+    ("Match args", {"__annotations__": {"x": int}, "__match_args__": ()}, True),
+    (
+        "Own new",
+        {
+            "__annotations__": {"x": int},
+            "__new__": lambda cls, x=0: super(cls, cls).__new__(cls, x),
+        },
+        True,
+    ),
+    ("Unicode", {"__annotations__": {"größe": int, "名前": str}}, True),
+    ("Wide", {"__annotations__": {f"f{i}": int for i in range(20)}}, True),
+    ("Empty", {}, True),
+    ("Method only", {"method": lambda self: 1}, True),
+    ("String ClassVar", {"__annotations__": {"x": int, "c": "ClassVar[int]"}, "c": 1}, False),
+    ("ClassVar", {"__annotations__": {"x": int, "c": typing.ClassVar[int]}, "c": 1}, False),
+    ("Mutable default", {"__annotations__": {"x": list}, "x": []}, False),
+    ("Mutable field default", {"__annotations__": {"x": dict}, "x": field(default={})}, False),
+    ("Order", {"__annotations__": {"x": int, "y": int}, "x": 0}, False),
+    ("Order after field", {"__annotations__": {"x": int, "y": int}, "x": field(default=0)}, False),
+    (
+        "Both defaults",
+        {
+            "__annotations__": {"x": list},
+            "x": field(default=(), default_factory=list),
+        },
+        False,
+    ),
+    ("Not callable", {"__annotations__": {"x": list}, "x": field(default_factory=3)}, False),
+    ("Computed name", {"__annotations__": {"x": int}, "_fields": ("x",)}, False),
+    ("Keyword", {"__annotations__": {"x": int, "class": int}}, True),
+    ("Underscore", {"__annotations__": {"_x": int}}, True),
+    ("Not identifier", {"__annotations__": {"x y": int}}, True),
+    ("Not a string", {"__annotations__": {1: int}}, False),
+    ("Annotations not a dict", {"__annotations__": (("x", int),)}, True),
+]
+
+
+@pytest.mark.parametrize(("name", "namespace", "in_c"), CASES, ids=[case[0] for case in CASES])
+def test_same_class_or_error_on_both_paths(name, namespace, in_c, declined):
+    """Each case builds the same class, or raises the same error, either way."""
+    cls_name = name.replace(" ", "_")
+    in_c_outcome = _outcome(lambda: _make(Record, cls_name, namespace))
+    taken_in_c = cls_name not in declined
+    with _PythonPath():
+        in_python = _outcome(lambda: _make(Record, cls_name, namespace))
+    assert in_python == in_c_outcome
+    assert taken_in_c == in_c
+
+
+@pytest.mark.parametrize(
+    ("base", "namespace", "in_c"),
+    [
+        (Base, {"__annotations__": {"c": int}, "c": 2}, True),
+        (Base, {"__annotations__": {"c": int}}, False),  # order error after inherited default
+        (Base, {"__annotations__": {"a": int}}, False),  # redeclared
+        (Base, {"method": lambda self: 1}, True),
+        (BaseWithFactory, {"__annotations__": {"c": int}, "c": 2}, False),
+        (BaseWithFactory, {"__annotations__": {"items": int}}, False),
+    ],
+)
+def test_subclasses_on_both_paths(base, namespace, in_c, declined):
+    """Inherited fields, defaults and factories agree on both paths."""
+    in_c_outcome = _outcome(lambda: _make(base, "Sub", namespace))
+    taken_in_c = "Sub" not in declined
+    with _PythonPath():
+        in_python = _outcome(lambda: _make(base, "Sub", namespace))
+    assert in_python == in_c_outcome
+    assert taken_in_c == in_c
+
+
+def test_declined_shapes_are_built_by_python(declined):
+    """Generics, several bases, metaclasses and keywords go to the Python path."""
+
+    class Pair(Record, typing.Generic[T]):
+        first: T
+
+    class Mixin:
+        pass
+
+    class Mixed(Record, Mixin):
+        x: int
+
+    class Meta(abc.ABCMeta):
+        pass
+
+    class WithMeta(Record, metaclass=Meta):
+        x: int
+
+    class Plain(Record):
+        x: int
+
+    assert ["Pair", "Mixed", "WithMeta"] == declined
+    assert (1,) == Pair[int](1) == Mixed(1) == WithMeta(1) == Plain(1)
+
+
+def test_keywords_reach_init_subclass():
+    """Class keywords go through the Python method to the next __init_subclass__."""
+    seen = {}
+
+    class Registering(Record):
+        def __init_subclass__(cls, tag=None, **kwargs):
+            super().__init_subclass__(**kwargs)
+            seen[cls.__name__] = tag
+
+    class Tagged(Registering, tag="t"):
+        x: int
+
+    def unknown_keyword():
+        class Bad(Record, bogus=1):
+            x: int
+
+    in_c = _outcome(unknown_keyword)
+    with _PythonPath():
+        assert _outcome(unknown_keyword) == in_c
+    assert "raised" == in_c[0]
+    assert {"Tagged": "t"} == seen
+    assert (1,) == Tagged(1)
+
+
+def test_build_declines_other_types():
+    """build() leaves alone what is not a new record class."""
+
+    class NotRecord(tuple):
+        pass
+
+    assert _record.speedups.build(int) is False
+    assert _record.speedups.build(NotRecord) is False
+    assert "__dict__" in vars(NotRecord)
+
+
+@given(record_shapes())
+def test_random_shapes_agree(shape):
+    """Random field names and defaults build the same class on both paths."""
+    names, default_count = shape
+    first_default = len(names) - default_count
+    namespace = {"__annotations__": dict.fromkeys(names, int)}
+    namespace.update({name: index for index, name in enumerate(names) if index >= first_default})
+    in_c = _outcome(lambda: _make(Record, "Shape", namespace))
+    with _PythonPath():
+        in_python = _outcome(lambda: _make(Record, "Shape", namespace))
+    assert in_python == in_c
+    assert in_c[0] == "built"
+
+
+def test_c_built_instances_behave():
+    """A class built in C constructs, reads, replaces and pickles like any record."""
+    import pickle
+
+    cls = Record.define(
+        "Built", [("x", int), ("y", list)], defaults={"y": field(default_factory=list)}
+    )
+    sys.modules[__name__].Built = cls
+    cls.__qualname__ = "Built"
+    cls.__module__ = __name__
+    record = cls(1)
+    assert (1, []) == record
+    assert record.x == 1
+    assert cls(1, [2]) == record._replace(y=[2])
+    assert record == pickle.loads(pickle.dumps(record))
+    assert "__record_constructor__" in vars(cls)
