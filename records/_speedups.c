@@ -596,7 +596,15 @@ may_be_classvar(PyObject *annotation)
 static int
 plainly_valid_name(PyObject *name)
 {
-    if (!PyUnicode_CheckExact(name) || PyUnicode_GET_LENGTH(name) == 0
+    if (!PyUnicode_CheckExact(name)) {
+        return 0;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(name) < 0) {
+        return -1;
+    }
+#endif
+    if (PyUnicode_GET_LENGTH(name) == 0
         || PyUnicode_READ_CHAR(name, 0) == '_' || PyUnicode_IsIdentifier(name) != 1) {
         return 0;
     }
@@ -735,7 +743,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
     }
     PyObject *namespace = cls->tp_dict;
     PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
-    PyObject *name = NULL, *doc = NULL, *index_object = NULL;
+    PyObject *name = NULL, *value = NULL, *doc = NULL, *index_object = NULL;
     int outcome = BUILD_FAILED;
     Py_ssize_t position = 0, field = 0;
     PyObject *key, *annotation;
@@ -777,7 +785,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
             goto done;
         }
         Py_XSETREF(doc, Py_NewRef(PyList_GET_ITEM(builder.docs, index)));
-        PyObject *value = PyDict_GetItemWithError(namespace, name);
+        Py_XSETREF(value, Py_XNewRef(PyDict_GetItemWithError(namespace, name)));
         if (value == NULL) {
             if (PyErr_Occurred()) {
                 goto done;
@@ -800,9 +808,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
             has_default = 1;
         }
         else {
-            Py_INCREF(value);
             int added = add_field_spec(parts, value, name, index, &has_default, &doc);
-            Py_DECREF(value);
             if (added != BUILD_DONE) {
                 outcome = added;
                 goto done;
@@ -824,6 +830,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
 
 done:
     Py_XDECREF(name);
+    Py_XDECREF(value);
     Py_XDECREF(doc);
     Py_XDECREF(index_object);
     return outcome;
@@ -1110,9 +1117,8 @@ records_build(PyObject *module, PyObject *cls)
  * the Python method (for keywords, or a base between cls and Record that
  * may define __init_subclass__) or _build. */
 static PyObject *
-record_init_subclass(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+record_init_subclass(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *mro = PyType_Check(cls) ? ((PyTypeObject *)cls)->tp_mro : NULL;
     if (builder.record == NULL || nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames))
         || mro == NULL || PyTuple_GET_SIZE(mro) < 3
