@@ -153,11 +153,11 @@ typedef struct {
     PyObject_HEAD
     PyTypeObject *cls;        /* borrowed: the class owns this object */
     PyObject *names;          /* tuple of interned str */
-    PyObject *defaults;       /* tuple, one per field: value, or NULL slot via None+flag */
-    PyObject *factories;      /* tuple, one per field: callable or None */
+    PyObject *defaults;       /* the defaults of the last fields, from first_default on */
+    PyObject *factories;      /* NULL, or per field: its default factory, or None */
     PyObject *python_new;     /* the class's __new__ function, to detect a change */
-    char *has_default;        /* per field: 1 if defaults[i] applies */
     Py_ssize_t size;
+    Py_ssize_t first_default; /* size - len(defaults) */
     unsigned int version_tag; /* cls->tp_version_tag when last validated */
 } Constructor;
 
@@ -169,7 +169,6 @@ constructor_dealloc(Constructor *self)
     Py_CLEAR(self->defaults);
     Py_CLEAR(self->factories);
     Py_CLEAR(self->python_new);
-    PyMem_Free(self->has_default);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -331,10 +330,13 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         if (items[i] != NULL) {
             continue;
         }
-        /* Defaults and factories belong to the last fields only (install()
-         * reads them that way), so once one is needed, no required field is
-         * left to miss: a factory never runs before a call error. */
-        PyObject *factory = PyTuple_GET_ITEM(self->factories, i);
+        if (i < self->first_default) {
+            goto slow;  /* a missing argument */
+        }
+        /* Defaults and factories belong to the last fields only, so once one
+         * is needed, no required field is left to miss: a factory never runs
+         * before a call error. */
+        PyObject *factory = self->factories ? PyTuple_GET_ITEM(self->factories, i) : Py_None;
         if (factory != Py_None) {
             PyObject *value = PyObject_CallNoArgs(factory);
             if (value == NULL) {
@@ -343,11 +345,8 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
             }
             items[i] = value;
         }
-        else if (self->has_default[i]) {
-            items[i] = Py_NewRef(PyTuple_GET_ITEM(self->defaults, i));
-        }
         else {
-            goto slow;  /* a missing argument */
+            items[i] = Py_NewRef(PyTuple_GET_ITEM(self->defaults, i - self->first_default));
         }
     }
     return record;
@@ -357,10 +356,11 @@ slow:
     return call_through_type(callable, args, nargs, kwnames);
 }
 
-/* Give cls the C constructor for fields names (interned here), whose last
- * len(defaults) fields have defaults; a default that is factory_marker
- * stands for factories[index]. Returns 1 if installed, 0 if cls must keep
- * the Python path, -1 with an error. */
+/* Give cls the C constructor for fields names, whose last len(defaults)
+ * fields have defaults; a default that is marker stands for the factory
+ * factories[index] (and for itself if there is none, as in the Python
+ * __new__). Returns 1 if installed, 0 if cls must keep the Python path, -1
+ * with an error. */
 static int
 install_constructor(PyTypeObject *cls, PyObject *names, PyObject *defaults, PyObject *factories,
                     PyObject *marker, PyObject *python_new)
@@ -374,61 +374,68 @@ install_constructor(PyTypeObject *cls, PyObject *names, PyObject *defaults, PyOb
         || cls->tp_init != PyBaseObject_Type.tp_init || ndefaults > size) {
         return 0;
     }
-    Constructor *self = PyObject_GC_New(Constructor, &ConstructorType);
-    if (self == NULL) {
-        return -1;
-    }
-    self->cls = cls;
-    self->size = size;
-    self->version_tag = 0;
-    self->names = PyTuple_New(size);
-    self->defaults = PyTuple_New(size);
-    self->factories = PyTuple_New(size);
-    self->python_new = Py_NewRef(python_new);
-    self->has_default = PyMem_Calloc(size ? size : 1, 1);
-    if (self->names == NULL || self->defaults == NULL || self->factories == NULL
-        || self->python_new == NULL || self->has_default == NULL) {
-        if (self->has_default == NULL) {
-            PyErr_NoMemory();
-        }
-        goto error;
-    }
+    /* Keyword lookup compares pointers first: the names must be interned.
+     * Class bodies intern them already, so the tuple is usually shared. */
+    PyObject *interned = Py_NewRef(names);
     for (Py_ssize_t i = 0; i < size; i++) {
         PyObject *name = PyTuple_GET_ITEM(names, i);
         if (!PyUnicode_CheckExact(name)) {
+            Py_DECREF(interned);
             PyErr_SetString(PyExc_TypeError, "field names must be str");
-            goto error;
+            return -1;
         }
-        Py_INCREF(name);
-        PyUnicode_InternInPlace(&name);
-        PyTuple_SET_ITEM(self->names, i, name);
-        PyObject *default_value = Py_None;
-        PyObject *factory = Py_None;
-        Py_ssize_t default_index = i - (size - ndefaults);
-        if (default_index >= 0) {
-            default_value = PyTuple_GET_ITEM(defaults, default_index);
-            if (default_value == marker) {
-                PyObject *key = PyLong_FromSsize_t(i);
-                if (key == NULL) {
-                    goto error;
+        if (!PyUnicode_CHECK_INTERNED(name)) {
+            if (interned == names) {
+                Py_SETREF(interned, PyTuple_New(size));
+                if (interned == NULL) {
+                    return -1;
                 }
-                factory = PyDict_GetItemWithError(factories, key);
-                Py_DECREF(key);
-                if (factory == NULL) {
-                    if (!PyErr_Occurred()) {
-                        PyErr_Format(PyExc_ValueError, "no factory for field %zd", i);
-                    }
-                    goto error;
+                for (Py_ssize_t j = 0; j < size; j++) {
+                    PyTuple_SET_ITEM(interned, j, Py_NewRef(PyTuple_GET_ITEM(names, j)));
                 }
-                default_value = Py_None;
             }
-            else {
-                self->has_default[i] = 1;
-            }
+            Py_INCREF(name);
+            PyUnicode_InternInPlace(&name);
+            Py_SETREF(((PyTupleObject *)interned)->ob_item[i], name);
         }
-        PyTuple_SET_ITEM(self->defaults, i, Py_NewRef(default_value));
-        PyTuple_SET_ITEM(self->factories, i, Py_NewRef(factory));
     }
+    Py_ssize_t first_default = size - ndefaults;
+    PyObject *per_field = NULL;
+    for (Py_ssize_t i = first_default; i < size; i++) {
+        if (PyTuple_GET_ITEM(defaults, i - first_default) != marker) {
+            continue;
+        }
+        PyObject *key = PyLong_FromSsize_t(i);
+        PyObject *factory = key == NULL ? NULL : PyDict_GetItemWithError(factories, key);
+        Py_XDECREF(key);
+        if (factory == NULL) {
+            if (PyErr_Occurred()) {
+                goto error;
+            }
+            continue;
+        }
+        if (per_field == NULL) {
+            if ((per_field = PyTuple_New(size)) == NULL) {
+                goto error;
+            }
+            for (Py_ssize_t j = 0; j < size; j++) {
+                PyTuple_SET_ITEM(per_field, j, Py_NewRef(Py_None));
+            }
+        }
+        Py_SETREF(((PyTupleObject *)per_field)->ob_item[i], Py_NewRef(factory));
+    }
+    Constructor *self = PyObject_GC_New(Constructor, &ConstructorType);
+    if (self == NULL) {
+        goto error;
+    }
+    self->cls = cls;
+    self->size = size;
+    self->first_default = first_default;
+    self->version_tag = 0;
+    self->names = interned;
+    self->defaults = Py_NewRef(defaults);
+    self->factories = per_field;
+    self->python_new = Py_NewRef(python_new);
     PyObject_GC_Track(self);
     if (PyDict_SetItem(cls->tp_dict, str_constructor, (PyObject *)self) < 0) {
         Py_DECREF(self);
@@ -440,7 +447,8 @@ install_constructor(PyTypeObject *cls, PyObject *names, PyObject *defaults, PyOb
     return 1;
 
 error:
-    Py_DECREF(self);
+    Py_DECREF(interned);
+    Py_XDECREF(per_field);
     return -1;
 }
 

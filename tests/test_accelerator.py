@@ -66,6 +66,14 @@ class TestConstructor:
         name = "".join(["y"])
         assert (1, 5) == Point(1, **{name: 5})
 
+    def test_field_names_need_not_be_interned(self):
+        """Names made at run time work as keywords; the class keeps its own objects."""
+        names = ["".join(["field", str(i)]) for i in range(3)]
+        cls = Record.define("Runtime", [(name, int) for name in names], defaults={names[2]: 0})
+        assert all(kept is made for kept, made in zip(cls._fields, names))
+        assert (1, 2, 0) == cls(field1=2, field0=1)
+        assert (1, 2, 3) == cls(1, **{"".join(["field", "2"]): 3, names[1]: 2})
+
     def test_factories_called_once_per_missing_field(self):
         calls = []
 
