@@ -478,7 +478,6 @@ if speedups is not None:
             "init_subclass": Record.__dict__["__init_subclass__"].__func__,
             "build": _build,
             "check_field_name": _check_field_name,
-            "valid_names": _valid_names,
             "keywords": _rules.KEYWORDS,
             "is_classvar": is_classvar,
             "Field": Field,

@@ -483,7 +483,6 @@ static struct {
     PyObject *init_subclass;    /* Record.__init_subclass__'s Python function */
     PyObject *build;            /* _record._build(cls): the reference path */
     PyObject *check_field_name; /* _record._check_field_name(record, name): raises */
-    PyObject *valid_names;      /* _record._valid_names: names already checked */
     PyObject *keywords;         /* _rules.KEYWORDS */
     PyObject *is_classvar;      /* _compat.is_classvar(annotation) */
     PyObject *field_type;       /* _fields.Field */
@@ -511,7 +510,6 @@ records_configure(PyObject *module, PyObject *helpers)
         {"init_subclass", &builder.init_subclass, NULL},
         {"build", &builder.build, NULL},
         {"check_field_name", &builder.check_field_name, NULL},
-        {"valid_names", &builder.valid_names, &PySet_Type},
         {"keywords", &builder.keywords, &PyFrozenSet_Type},
         {"is_classvar", &builder.is_classvar, NULL},
         {"Field", &builder.field_type, &PyType_Type},
@@ -635,20 +633,24 @@ is_mutable_default(PyObject *value)
 }
 
 /* make_accessor(index, doc). CPython's _tuplegetter is a type whose
- * __init__ is object's: its tp_new alone makes it, with less call overhead. */
+ * __init__ is object's: its tp_new alone makes it, with less call overhead,
+ * from an argument tuple (*scratch) reused while no one else holds it. */
 static PyObject *
-make_accessor(PyObject *index, PyObject *doc)
+make_accessor(PyObject **scratch, PyObject *index, PyObject *doc)
 {
     PyObject *maker = builder.accessor;
     if (PyType_Check(maker) && ((PyTypeObject *)maker)->tp_new != NULL
         && ((PyTypeObject *)maker)->tp_init == PyBaseObject_Type.tp_init) {
-        PyObject *arguments = PyTuple_Pack(2, index, doc);
-        if (arguments == NULL) {
-            return NULL;
+        if (*scratch == NULL || Py_REFCNT(*scratch) != 1) {
+            Py_XSETREF(*scratch, PyTuple_New(2));
+            if (*scratch == NULL) {
+                return NULL;
+            }
         }
-        PyObject *accessor = ((PyTypeObject *)maker)->tp_new((PyTypeObject *)maker, arguments, NULL);
-        Py_DECREF(arguments);
-        return accessor;
+        PyObject **items = ((PyTupleObject *)*scratch)->ob_item;
+        Py_XSETREF(items[0], Py_NewRef(index));
+        Py_XSETREF(items[1], Py_NewRef(doc));
+        return ((PyTypeObject *)maker)->tp_new((PyTypeObject *)maker, *scratch, NULL);
     }
     PyObject *arguments[] = {index, doc};
     return PyObject_Vectorcall(maker, arguments, 2, NULL);
@@ -751,7 +753,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
     }
     PyObject *namespace = cls->tp_dict;
     PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
-    PyObject *name = NULL, *value = NULL, *doc = NULL, *index_object = NULL;
+    PyObject *name = NULL, *value = NULL, *doc = NULL, *index_object = NULL, *arguments = NULL;
     int outcome = BUILD_FAILED;
     Py_ssize_t position = 0, field = 0;
     PyObject *key, *annotation;
@@ -772,10 +774,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
             outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
             goto done;
         }
-        int known = PySet_Contains(builder.valid_names, name);
-        if (known == 0) {
-            known = plainly_valid_name(name);
-        }
+        int known = plainly_valid_name(name);
         if (known < 0) {
             goto done;
         }
@@ -826,7 +825,7 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
         if (index_object == NULL) {
             goto done;
         }
-        PyObject *accessor = make_accessor(index_object, doc);
+        PyObject *accessor = make_accessor(&arguments, index_object, doc);
         if (accessor == NULL) {
             goto done;
         }
@@ -841,6 +840,7 @@ done:
     Py_XDECREF(value);
     Py_XDECREF(doc);
     Py_XDECREF(index_object);
+    Py_XDECREF(arguments);
     return outcome;
 }
 
@@ -888,8 +888,15 @@ make_new(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *annota
     if (value == NULL || PyObject_SetAttr(function, str_qualname, value) < 0) {
         goto done;
     }
-    Py_SETREF(value, PyObject_GetAttr((PyObject *)cls, str_module));
-    if (value == NULL || PyObject_SetAttr(function, str_module, value) < 0) {
+    /* cls.__module__ of a heap type is its dict's entry */
+    PyObject *module = PyDict_GetItemWithError(cls->tp_dict, str_module);
+    if (module == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_AttributeError, str_module);
+        }
+        goto done;
+    }
+    if (PyObject_SetAttr(function, str_module, module) < 0) {
         goto done;
     }
     if (ninherited) {
