@@ -11,8 +11,8 @@ user (a field name, a type name) is ever compiled or executed, and a second
 class with the same field names costs one ``FunctionType`` call.
 
 Templates without factories for up to 12 fields are not compiled at all: they
-are written out in ``_precompiled`` and load with its bytecode, which saves a
-``compile`` per arity at start-up.
+are written out in ``_precompiled`` (imported with the first record class) and
+load with its bytecode, which saves a ``compile`` per arity at start-up.
 
 Each compiled template's source is kept under its synthetic file name and given to
 ``linecache``, so that tracebacks and debuggers can show it. ``linecache`` is
@@ -27,7 +27,6 @@ from __future__ import annotations
 import sys
 
 from ._fields import FACTORY
-from ._precompiled import CODES as _PRECOMPILED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,8 +89,11 @@ def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
 
 
 def _template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
-    if not factory_indices and arity < len(_PRECOMPILED):
-        code = _PRECOMPILED[arity]
+    # Imported here, at the first class: "import records" alone does not pay for it.
+    from ._precompiled import CODES
+
+    if not factory_indices and arity < len(CODES):
+        code = CODES[arity]
         if sys.version_info >= (3, 11):
             return code.replace(co_name="__new__", co_qualname="__new__")
         else:  # as an else branch, mypy skips it on 3.11+ instead of calling it unreachable
