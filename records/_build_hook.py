@@ -1,5 +1,6 @@
 """
-Hatch build hook: compile the optional C accelerator, ``records/_speedups.c``.
+Hatch build hook: compile the optional C accelerator, ``records/_speedups.c``
+(with the ``records/_speedups_*.h`` parts it includes).
 
 Wheels for CPython 3.10 to 3.13 get ``records/_speedups*.so``; editable
 installs get it built in place. Where compiling fails (no compiler, no Python
@@ -62,7 +63,14 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         from setuptools.command.build_ext import build_ext
 
         flags = [*FLAGS, "-Werror"] if strict else FLAGS
-        extension = Extension("records._speedups", [SOURCE], extra_compile_args=flags)
+        # The parts the source includes: a change to one rebuilds the extension.
+        parts = sorted(
+            str(path.relative_to(self.root))
+            for path in Path(self.root, "records").glob("_speedups_*.h")
+        )
+        extension = Extension(
+            "records._speedups", [SOURCE], depends=parts, extra_compile_args=flags
+        )
         distribution = Distribution({"name": "records-speedups", "ext_modules": [extension]})
         command = build_ext(distribution)
         work = tempfile.mkdtemp(prefix="records-build-")

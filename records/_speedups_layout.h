@@ -1,0 +1,88 @@
+/*
+ * seal(): the instance-dict removal of records/_layout.py, on the C struct.
+ *
+ * Part of records/_speedups.c, which includes it once, after its interned
+ * strings; not compiled on its own.
+ */
+
+static int
+seal_type(PyTypeObject *cls)
+{
+    PyTypeObject *base = cls->tp_base;
+    if (!(cls->tp_flags & Py_TPFLAGS_HEAPTYPE) || base == NULL || cls->tp_dict == NULL) {
+        return 0;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    if (cls->tp_dictoffset == 0 && !(cls->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+        return 1;
+    }
+    if (base->tp_dictoffset != 0 || (base->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+        return 0;
+    }
+    /* A managed dict lives before the object: it adds no basic size. */
+    if (!(cls->tp_flags & Py_TPFLAGS_MANAGED_DICT) || cls->tp_dictoffset != -1
+        || cls->tp_basicsize != base->tp_basicsize) {
+        return 0;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    if (cls->tp_flags & Py_TPFLAGS_INLINE_VALUES) {
+        return 0;
+    }
+#endif
+#else
+    if (cls->tp_dictoffset == 0) {
+        return 1;
+    }
+    if (base->tp_dictoffset != 0) {
+        return 0;
+    }
+    if (cls->tp_basicsize != base->tp_basicsize + (Py_ssize_t)sizeof(PyObject *)
+        || cls->tp_dictoffset != -(Py_ssize_t)sizeof(PyObject *)) {
+        return 0;
+    }
+#endif
+    if (cls->tp_itemsize != base->tp_itemsize
+        || cls->tp_weaklistoffset != base->tp_weaklistoffset) {
+        return 0;
+    }
+    PyObject *descriptor = PyDict_GetItemWithError(cls->tp_dict, str_dict);
+    if (descriptor == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    if (!Py_IS_TYPE(descriptor, &PyGetSetDescr_Type)
+        || PyDescr_TYPE(descriptor) != cls) {
+        return 0;
+    }
+    if (PyDict_DelItem(cls->tp_dict, str_dict) < 0) {
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    cls->tp_flags &= ~Py_TPFLAGS_MANAGED_DICT;
+#else
+    cls->tp_basicsize -= (Py_ssize_t)sizeof(PyObject *);
+#endif
+    cls->tp_dictoffset = 0;
+    cls->tp_getset = NULL;
+    PyType_Modified(cls);
+    return 1;
+}
+
+static PyObject *
+records_seal(PyObject *module, PyObject *args)
+{
+    PyObject *cls, *attributes;
+    if (!PyArg_ParseTuple(args, "O!O!:seal", &PyType_Type, &cls, &PyDict_Type, &attributes)) {
+        return NULL;
+    }
+    int sealed = seal_type((PyTypeObject *)cls);
+    if (sealed < 0) {
+        return NULL;
+    }
+    /* Straight into the class dict, as _layout.seal does: no name here is
+     * backed by a type slot that a dict write would leave stale. */
+    if (PyDict_Update(((PyTypeObject *)cls)->tp_dict, attributes) < 0) {
+        return NULL;
+    }
+    PyType_Modified((PyTypeObject *)cls);
+    return PyBool_FromLong(sealed);
+}
