@@ -185,6 +185,23 @@ make_accessor(PyObject **scratch, PyObject *index, PyObject *doc)
     return PyObject_Vectorcall(maker, arguments, 2, NULL);
 }
 
+/* A plain default value: into _field_defaults and the constructor's
+ * defaults, unless it is mutable (then the Python path words the error). */
+static int
+add_default(Parts *parts, PyObject *name, PyObject *value, int *has_default)
+{
+    int mutable = is_mutable_default(value);
+    if (mutable != 0) {
+        return mutable < 0 ? BUILD_FAILED : BUILD_DECLINED;
+    }
+    if (PyDict_SetItem(parts->defaults, name, value) < 0
+        || PyList_Append(parts->new_defaults, value) < 0) {
+        return BUILD_FAILED;
+    }
+    *has_default = 1;
+    return BUILD_DONE;
+}
+
 /* A field's default given as field(...), as _record._add_field_default
  * takes it. *has_default: whether a field so far has a default; *doc: the
  * accessor's docstring, replaced by the field's own if it has one. */
@@ -212,16 +229,11 @@ add_field_spec(Parts *parts, PyObject *spec, PyObject *name, Py_ssize_t index, i
         *has_default = 1;
     }
     else if (default_value != builder.missing) {
-        int mutable = is_mutable_default(default_value);
-        if (mutable != 0) {
-            outcome = mutable < 0 ? BUILD_FAILED : BUILD_DECLINED;
+        int added = add_default(parts, name, default_value, has_default);
+        if (added != BUILD_DONE) {
+            outcome = added;
             goto done;
         }
-        if (PyDict_SetItem(parts->defaults, name, default_value) < 0
-            || PyList_Append(parts->new_defaults, default_value) < 0) {
-            goto done;
-        }
-        *has_default = 1;
     }
     else if (*has_default) {
         outcome = BUILD_DECLINED; /* a field without a default after one with */
@@ -332,16 +344,11 @@ collect_fields(Parts *parts, PyTypeObject *cls, PyTypeObject *source, PyObject *
             }
         }
         else if (!Py_IS_TYPE(value, (PyTypeObject *)builder.field_type)) {
-            int mutable = is_mutable_default(value);
-            if (mutable != 0) {
-                outcome = mutable < 0 ? BUILD_FAILED : BUILD_DECLINED;
+            int added = add_default(parts, name, value, &has_default);
+            if (added != BUILD_DONE) {
+                outcome = added;
                 goto done;
             }
-            if (PyDict_SetItem(parts->defaults, name, value) < 0
-                || PyList_Append(parts->new_defaults, value) < 0) {
-                goto done;
-            }
-            has_default = 1;
         }
         else {
             int added = add_field_spec(parts, value, name, index, &has_default, &doc);
