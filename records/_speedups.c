@@ -95,20 +95,16 @@ static PyMethodDef speedups_methods[] = {
 static int
 speedups_exec(PyObject *module)
 {
-    str_dict = PyUnicode_InternFromString("__dict__");
-    str_new = PyUnicode_InternFromString("__new__");
-    str_constructor = PyUnicode_InternFromString("__record_constructor__");
-    str_fields = PyUnicode_InternFromString("_fields");
-    str_class = PyUnicode_InternFromString("__class__");
-    str_name = PyUnicode_InternFromString("__name__");
-    if (str_dict == NULL || str_new == NULL || str_constructor == NULL || str_fields == NULL
-        || str_class == NULL || str_name == NULL) {
-        return -1;
-    }
     struct {
         PyObject **slot;
         const char *text;
     } names[] = {
+        {&str_dict, "__dict__"},
+        {&str_new, "__new__"},
+        {&str_constructor, "__record_constructor__"},
+        {&str_fields, "_fields"},
+        {&str_class, "__class__"},
+        {&str_name, "__name__"},
         {&str_qualname, "__qualname__"},
         {&str_module, "__module__"},
         {&str_doc_attribute, "__doc__"},
