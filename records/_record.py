@@ -199,12 +199,6 @@ class Record(tuple):  # type: ignore[type-arg]
         return define(cls, typename, fields, defaults=defaults, module=module)
 
 
-if speedups is not None:
-    # The same methods in C: same results, same messages, no Python frame.
-    for _name, _method in speedups.record_methods(Record).items():
-        type.__setattr__(Record, _name, _method)
-
-
 def _fields_source(cls: type[Record]) -> type[Record]:
     """
     Return the class in *cls*'s MRO that its inherited fields come from.
@@ -471,6 +465,7 @@ def _frozen_delattr(self: Record, name: str) -> None:
 #: What the C class builder shares with this module, by name.
 _c_helpers: dict[str, Any] = {}
 
+# With the C accelerator, Record's methods and its class building run in C.
 if speedups is not None:
     _c_helpers.update(
         {
@@ -494,7 +489,11 @@ if speedups is not None:
         }
     )
     speedups.configure(_c_helpers)
-    # The same method without a Python frame. It calls the Python one where
-    # that may do more than build the class (keywords, bases in between).
+    # _replace, _asdict, __repr__ and _make in C: same results, same messages,
+    # no Python frame.
+    for _name, _method in speedups.record_methods(Record).items():
+        type.__setattr__(Record, _name, _method)
+    # __init_subclass__ too; the C one calls the Python one where that may do
+    # more than build the class (keywords, bases in between).
     _python_init_subclass = Record.__dict__["__init_subclass__"]
     type.__setattr__(Record, "__init_subclass__", speedups.init_subclass(Record))
