@@ -10,6 +10,7 @@ import typing
 
 import pytest
 from hypothesis import given
+from python_builder import python_builder
 from strategies import record_shapes
 
 import records
@@ -76,20 +77,6 @@ def _outcome(build):
         return ("built", _describe(build()))
     except Exception as error:  # both paths must raise the same
         return ("raised", type(error), str(error))
-
-
-class _PythonPath:
-    """Build every record class in the block with the Python path only (``_build``)."""
-
-    def __init__(self):
-        self.patch = pytest.MonkeyPatch()
-
-    def __enter__(self):
-        self.patch.setattr(_record, "_build_in_c", None)
-        self.patch.setattr(Record, "__init_subclass__", _record._python_init_subclass)
-
-    def __exit__(self, *exc):
-        self.patch.undo()
 
 
 class Base(Record):
@@ -167,7 +154,7 @@ def test_same_class_or_error_on_both_paths(name, namespace, in_c, declined):
     cls_name = name.replace(" ", "_")
     in_c_outcome = _outcome(lambda: _make(Record, cls_name, namespace))
     taken_in_c = cls_name not in declined
-    with _PythonPath():
+    with python_builder():
         in_python = _outcome(lambda: _make(Record, cls_name, namespace))
     assert in_python == in_c_outcome
     assert taken_in_c == in_c
@@ -188,7 +175,7 @@ def test_subclasses_on_both_paths(base, namespace, in_c, declined):
     """Inherited fields, defaults and factories agree on both paths."""
     in_c_outcome = _outcome(lambda: _make(base, "Sub", namespace))
     taken_in_c = "Sub" not in declined
-    with _PythonPath():
+    with python_builder():
         in_python = _outcome(lambda: _make(base, "Sub", namespace))
     assert in_python == in_c_outcome
     assert taken_in_c == in_c
@@ -236,7 +223,7 @@ def test_keywords_reach_init_subclass():
             x: int
 
     in_c = _outcome(unknown_keyword)
-    with _PythonPath():
+    with python_builder():
         assert _outcome(unknown_keyword) == in_c
     assert "raised" == in_c[0]
     assert {"Tagged": "t"} == seen
@@ -262,7 +249,7 @@ def test_random_shapes_agree(shape):
     namespace = {"__annotations__": dict.fromkeys(names, int)}
     namespace.update({name: index for index, name in enumerate(names) if index >= first_default})
     in_c = _outcome(lambda: _make(Record, "Shape", namespace))
-    with _PythonPath():
+    with python_builder():
         in_python = _outcome(lambda: _make(Record, "Shape", namespace))
     assert in_python == in_c
     assert in_c[0] == "built"

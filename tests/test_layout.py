@@ -11,8 +11,9 @@ import types
 from typing import Generic, Protocol, TypeVar
 
 import pytest
+from python_builder import python_builder
 
-from records import Record, _layout, _record, field
+from records import Record, _layout, field
 
 T = TypeVar("T")
 CPYTHON_KNOWN = platform.python_implementation() == "CPython" and sys.version_info[:2] in {
@@ -28,9 +29,8 @@ def fallback(monkeypatch):
     """Pretend the layout patch is unavailable here (and so the C accelerator, which needs it)."""
     monkeypatch.setattr(_layout, "_resolved", True)
     monkeypatch.setattr(_layout, "_sealer", None)
-    monkeypatch.setattr(_record, "_build_in_c", None)
-    if _record.speedups is not None:
-        monkeypatch.setattr(Record, "__init_subclass__", _record._python_init_subclass)
+    with python_builder():
+        yield
 
 
 @pytest.mark.skipif(not CPYTHON_KNOWN, reason="patched only on CPython 3.10-3.13")
