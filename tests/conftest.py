@@ -11,7 +11,7 @@ collect_ignore_glob = [
     "fuzz/*",
     "typing/pyright_examples.py",
     "typing/noop_plugin.py",
-    "refleak_check.py",  # a script for debug builds: tests/run_on_debug_python.sh
+    "support/refleak_check.py",  # a script for debug builds: tests/scripts/run_on_debug_python.sh
 ]
 if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     collect_ignore_glob.append("*_310.py")  # match statements, for PyPy 3.9 (see tests/README.md)

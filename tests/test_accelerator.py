@@ -32,12 +32,14 @@ def test_required_accelerator_is_used():
 
 
 def test_environment_variable_forces_the_pure_path():
+    """RECORDS_PURE_PYTHON=1 selects the pure-Python path and says so."""
     assert ["False", "pure Python (RECORDS_PURE_PYTHON is set)"] == _status(
         RECORDS_PURE_PYTHON="1"
     )
 
 
 def test_status_names_the_path():
+    """records.ACCELERATOR names the path that is in use."""
     accelerated_now, status = _status(RECORDS_PURE_PYTHON="")
     if accelerated_now == "True":
         assert status == "C accelerator (records._speedups)"
@@ -50,6 +52,8 @@ class TestConstructor:
     """Calls take the C constructor; anything unusual goes through the Python one."""
 
     def test_installed(self):
+        """A class statement gives the record the C constructor, which binds positions and keywords."""
+
         class Point(Record):
             x: int
             y: int = 0
@@ -59,6 +63,8 @@ class TestConstructor:
         assert (1, 2) == Point(y=2, x=1)
 
     def test_keyword_names_need_not_be_interned(self):
+        """A keyword built at run time (not interned) still finds its field."""
+
         class Point(Record):
             x: int
             y: int = 0
@@ -75,6 +81,7 @@ class TestConstructor:
         assert (1, 2, 3) == cls(1, **{"".join(["field", "2"]): 3, names[1]: 2})
 
     def test_factories_called_once_per_missing_field(self):
+        """A factory runs once for each record that leaves its field out, and never when it is given."""
         calls = []
 
         def make():
@@ -92,6 +99,7 @@ class TestConstructor:
         assert 2 == len(calls)
 
     def test_no_factory_runs_before_an_error(self):
+        """A wrong call raises the Python message before any factory runs."""
         calls = []
         Bag = Record.define(
             "Bag",
@@ -109,6 +117,8 @@ class TestConstructor:
         assert [] == calls
 
     def test_factory_errors_propagate(self):
+        """An exception raised by a factory reaches the caller unchanged."""
+
         def broken():
             raise LookupError("no default today")
 
@@ -119,6 +129,8 @@ class TestConstructor:
             Bag()
 
     def test_init_assigned_later_is_called(self):
+        """An __init__ assigned after the class statement is called, as type.__call__ would."""
+
         class Point(Record):
             x: int
 
@@ -128,6 +140,8 @@ class TestConstructor:
         assert [(1,)] == seen
 
     def test_new_assigned_later_is_used(self):
+        """A __new__ assigned after the class statement replaces the C constructor."""
+
         class Point(Record):
             x: int
 
@@ -136,6 +150,7 @@ class TestConstructor:
         assert (30,) == Point(3)
 
     def test_metaclass_call_is_respected(self):
+        """A metaclass __call__ is not bypassed: such classes keep the Python path."""
         import abc
 
         class Counting(abc.ABCMeta):
@@ -156,6 +171,8 @@ class TestConstructor:
         assert 1 == Counting.calls
 
     def test_subclass_without_fields(self):
+        """A subclass that adds only methods builds instances of itself."""
+
         class Point(Record):
             x: int
 
@@ -167,6 +184,8 @@ class TestConstructor:
         assert Named is type(Named(4))
 
     def test_user_new_is_kept(self):
+        """A __new__ written in the body is called instead of the C constructor."""
+
         class Tag(Record):
             name: str
 
@@ -195,7 +214,7 @@ class TestConstructor:
 
     def test_no_leak_on_any_path(self):
         """Good calls, bad calls and factory errors leave no memory behind."""
-        from refleak_check import exercise  # the workload of the debug-build check
+        from support.refleak_check import exercise  # the workload of the debug-build check
 
         exercise(5000)
         before = sys.getallocatedblocks()
@@ -205,6 +224,8 @@ class TestConstructor:
 
 @accelerated
 def test_seal_is_done_in_c():
+    """With the accelerator, instances have a tuple's size without importing _ctypes."""
+
     class Point(Record):
         x: int
 
@@ -213,6 +234,7 @@ def test_seal_is_done_in_c():
 
 
 def test_signature_comes_from_the_python_constructor():
+    """inspect.signature shows the generated __new__'s parameters and <factory>."""
     import inspect
 
     class Point(Record):

@@ -10,8 +10,8 @@ import typing
 
 import pytest
 from hypothesis import given
-from python_builder import python_builder
-from strategies import record_shapes
+from support.python_builder import python_builder
+from support.strategies import record_shapes
 
 import records
 from records import Record, _record, field

@@ -6,7 +6,7 @@ import inspect
 import sys
 
 import pytest
-from platform_marks import cpython_messages
+from support.platform_marks import cpython_messages
 
 from records import Record, field
 

@@ -5,7 +5,7 @@ import linecache
 import sys
 
 import pytest
-from threads import run_in_threads
+from support.threads import run_in_threads
 
 import records
 from records import Record, _codegen, _precompiled, field

@@ -50,7 +50,7 @@ class TestFieldCollection:
 
     def test_postponed_annotations(self):
         """Under `from __future__ import annotations`, nothing is evaluated."""
-        from future_records import Later
+        from support.future_records import Later
 
         assert ("name", "tags", "size") == Later._fields
         assert 0 == Later.count

@@ -8,9 +8,9 @@ import sys
 
 from hypothesis import given
 from hypothesis import strategies as st
-from platform_marks import cpython_only
-from strategies import record_shapes
-from threads import run_in_threads
+from support.platform_marks import cpython_only
+from support.strategies import record_shapes
+from support.threads import run_in_threads
 
 import records
 from records import Record, _codegen, _layout, field

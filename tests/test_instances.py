@@ -3,7 +3,7 @@
 import sys
 
 import pytest
-from platform_marks import needs_layout_patch
+from support.platform_marks import needs_layout_patch
 
 from records import Record, _layout, field
 

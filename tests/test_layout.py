@@ -11,7 +11,7 @@ import types
 from typing import Generic, Protocol, TypeVar
 
 import pytest
-from python_builder import python_builder
+from support.python_builder import python_builder
 
 from records import Record, _layout, field
 

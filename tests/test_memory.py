@@ -4,7 +4,7 @@ import gc
 import sys
 import weakref
 
-from platform_marks import cpython_only
+from support.platform_marks import cpython_only
 
 import records
 from records import Record, field

@@ -6,7 +6,7 @@ import sys
 
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import record_shapes
+from support.strategies import record_shapes
 
 import records
 from records import Record, _layout, asdict, field

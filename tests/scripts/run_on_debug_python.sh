@@ -3,9 +3,9 @@
 # installed with apt when missing): compile it with warnings as errors against
 # the debug headers, run the suite on it (Py_DEBUG checks reference counts and
 # object state everywhere), then check that repeated rounds of every C path
-# leave the interpreter's total reference count flat (tests/refleak_check.py).
+# leave the interpreter's total reference count flat (tests/support/refleak_check.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v python3.11-dbg >/dev/null || [ ! -e /usr/include/python3.11d/Python.h ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         apt-get update -qq
@@ -35,4 +35,4 @@ cd "$tree"
 PYTHONPATH="$PWD" "$venv/bin/python" -X dev -m pytest -q -p no:cacheprovider \
     --ignore=tests/typing --ignore=records/mypy --ignore=tests/test_cpython_namedtuple.py \
     --ignore=tests/test_packaging.py --ignore=tests/test_differential.py "$@"
-PYTHONPATH="$PWD" "$venv/bin/python" -X dev tests/refleak_check.py
+PYTHONPATH="$PWD" "$venv/bin/python" -X dev tests/support/refleak_check.py

@@ -4,7 +4,7 @@ Reference-leak check of the C accelerator, for a debug build of CPython.
 Runs every C path (constructor, _replace, _asdict, __repr__, _make, the
 class builder, layout patch and install on new classes), good calls and failing ones, in
 rounds, and fails if the interpreter's total reference count grows with the
-work done. Run by tests/run_on_debug_python.sh; tests/test_accelerator.py runs the same
+work done. Run by tests/scripts/run_on_debug_python.sh; tests/test_accelerator.py runs the same
 workload against sys.getallocatedblocks on any build.
 """
 

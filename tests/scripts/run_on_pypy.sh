@@ -4,7 +4,7 @@
 # Python 3.9, below records' minimum of 3.10, so the package is imported from
 # the source tree instead of installed; tests/README.md lists what is skipped.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! pypy3 -c "import venv, test.test_collections" >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         apt-get update -qq

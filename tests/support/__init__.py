@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: marks, strategies, builders, threads and workloads."""
