@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - PyPy and other interpreters
 
 # The interned default docstrings, by field index: a list that only grows,
 # under a lock, so that every index always holds its own text.
-_default_docs: list[str] = []
+_docs: list[str] = []
 _docs_lock = allocate_lock()
 # pure-Python getters by field index; dict.setdefault is atomic, so racing
 # threads agree on one object per index.
@@ -35,10 +35,10 @@ _itemgetters: dict[int, Any] = {}
 
 def default_docs(count: int) -> list[str]:
     """
-    Return a list whose first *count* items are the default docstrings of the
-    accessors at those indexes (``'Alias for field number N'``, interned).
+    Return the shared list of default accessor docstrings
+    (``'Alias for field number N'``, interned), grown to at least *count* items.
     """
-    docs = _default_docs
+    docs = _docs
     if len(docs) < count:
         with _docs_lock:
             docs.extend(sys.intern(f"Alias for field number {i}") for i in range(len(docs), count))
@@ -50,7 +50,7 @@ def default_doc(index: int) -> str:
     return default_docs(index + 1)[index]
 
 
-def python_accessor(index: int, doc: str | None) -> property:
+def _python_accessor(index: int, doc: str | None) -> property:
     """Return a pure-Python accessor for item *index*."""
     getter = _itemgetters.get(index)
     if getter is None:
@@ -60,13 +60,6 @@ def python_accessor(index: int, doc: str | None) -> property:
     return property(getter, doc=doc)
 
 
-#: ``make_accessor(index, doc)``: the fastest accessor this interpreter has.
-make_accessor: Any = _tuplegetter if _tuplegetter is not None else python_accessor
-
-
-def accessor(index: int, doc: str | None = None) -> Any:
-    """
-    Return a read-only descriptor for item *index*, documented by *doc*
-    (``'Alias for field number N'`` when ``None``).
-    """
-    return make_accessor(index, default_doc(index) if doc is None else doc)
+#: ``accessor(index, doc)``: a read-only descriptor for item *index*,
+#: documented by *doc* (see ``default_doc``); the fastest this interpreter has.
+accessor: Any = _tuplegetter if _tuplegetter is not None else _python_accessor

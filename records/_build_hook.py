@@ -1,8 +1,8 @@
 """
-Hatch build hook: compile the optional C accelerator, ``records/_speedups.c``
-(with the ``records/_speedups_*.h`` parts it includes).
+Hatch build hook: compile the optional C accelerator, ``records/_accelerator_c.c``
+(with the ``records/_accelerator_c_*.h`` parts it includes).
 
-Wheels for CPython 3.10 to 3.13 get ``records/_speedups*.so``; editable
+Wheels for CPython 3.10 to 3.15 get ``records/_accelerator_c*.so``; editable
 installs get it built in place. Where compiling fails (no compiler, no Python
 headers), the build goes on with the pure-Python package and says so once,
 unless ``RECORDS_REQUIRE_ACCELERATOR`` is set, as in CI, where it fails and
@@ -21,14 +21,14 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = "records/_speedups.c"
-SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13))
+SOURCE = "records/_accelerator_c.c"
+SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13), (3, 14), (3, 15))
 # Warnings that the CPython headers' own struct initialisers trigger.
 FLAGS = ["-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
 
 
 class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
-    """Build ``records._speedups`` into the wheel, or in place for editable installs."""
+    """Build ``records._accelerator_c`` into the wheel, or in place for editable installs."""
 
     PLUGIN_NAME = "custom"
 
@@ -66,12 +66,12 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         # The parts the source includes: a change to one rebuilds the extension.
         parts = sorted(
             str(path.relative_to(self.root))
-            for path in Path(self.root, "records").glob("_speedups_*.h")
+            for path in Path(self.root, "records").glob("_accelerator_c_*.h")
         )
         extension = Extension(
-            "records._speedups", [SOURCE], depends=parts, extra_compile_args=flags
+            "records._accelerator_c", [SOURCE], depends=parts, extra_compile_args=flags
         )
-        distribution = Distribution({"name": "records-speedups", "ext_modules": [extension]})
+        distribution = Distribution({"name": "records-accelerator", "ext_modules": [extension]})
         command = build_ext(distribution)
         work = tempfile.mkdtemp(prefix="records-build-")
         command.build_temp = os.path.join(work, "temp")
@@ -82,6 +82,6 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         try:
             command.ensure_finalized()
             command.run()
-            return Path(self.root, command.get_ext_fullpath("records._speedups")).resolve()
+            return Path(self.root, command.get_ext_fullpath("records._accelerator_c")).resolve()
         finally:
             os.chdir(cwd)

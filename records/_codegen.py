@@ -138,18 +138,27 @@ def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = 
     return code
 
 
-def make_constructor(
+def make_new(
     names: tuple[str, ...],
     defaults: tuple[Any, ...] | None,
     factories: Mapping[int, Callable[[], Any]] | None = None,
+    *,
+    qualname: str,
+    module: str | None = None,
+    annotations: dict[str, Any] | None = None,
     globals_: dict[str, Any] | None = None,
 ) -> FunctionType:
     """
-    Return a new ``__new__`` function for fields *names*.
+    Return a new ``__new__`` function for fields *names*, ready for its class.
 
     *defaults* are the defaults of the last fields (``FACTORY`` where a field
-    has a factory); *factories* maps field index to factory. *globals_*
+    has a factory); *factories* maps field index to factory. The function is
+    named *qualname* and, unless *module* is ``None``, placed in *module*;
+    *annotations*, if given, become its ``__annotations__``. *globals_*
     replaces ``BASE_GLOBALS`` (it must hold what those hold).
+
+    The C class builder makes the same function from ``constructor_code()``
+    and the same fix-up, in ``make_new()`` of ``records/_accelerator_c.c``.
     """
     if factories:
         indices = tuple(sorted(factories))
@@ -160,4 +169,10 @@ def make_constructor(
     else:
         indices = ()
         namespace = globals_ or BASE_GLOBALS
-    return _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
+    function = _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
+    function.__qualname__ = qualname
+    if module is not None:
+        function.__module__ = module
+    if annotations is not None:
+        function.__annotations__ = annotations
+    return function

@@ -7,6 +7,7 @@ They accept ``Record`` subclasses and also named tuples (``collections``,
 
 from __future__ import annotations
 
+from . import _rules
 from ._fields import MISSING, Field
 from ._record import Record
 
@@ -43,8 +44,7 @@ def fields(record_or_class: Any) -> tuple[Field, ...]:
     """
     cls: Any = record_or_class if isinstance(record_or_class, type) else type(record_or_class)
     if not _is_record_type(cls):
-        msg = f"fields() needs a record class or instance, not {record_or_class!r}"
-        raise TypeError(msg)
+        raise TypeError(_rules.not_a_record_message("fields", record_or_class))
     from ._accessors import default_doc
 
     defaults = cls._field_defaults
@@ -95,8 +95,7 @@ def replace(record: _T, /, **changes: Any) -> _T:
         Point(x=1, y=5)
     """
     if not _is_record_type(type(record)):
-        msg = f"replace() needs a record, not {record!r}"
-        raise TypeError(msg)
+        raise TypeError(_rules.not_a_record_message("replace", record))
     return record._replace(**changes)  # type: ignore[attr-defined,no-any-return]
 
 
@@ -121,8 +120,7 @@ def asdict(record: Any, *, recurse: bool = True) -> dict[str, Any]:
         {'start': {'x': 0, 'y': 0}, 'end': {'x': 1, 'y': 2}}
     """
     if not _is_record_type(type(record)):
-        msg = f"asdict() needs a record, not {record!r}"
-        raise TypeError(msg)
+        raise TypeError(_rules.not_a_record_message("asdict", record))
     if not recurse:
         return dict(zip(record._fields, record))
     return {name: _convert(value) for name, value in zip(record._fields, record)}

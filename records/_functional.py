@@ -34,8 +34,7 @@ def define(
     annotations: dict[str, Any] = {}
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            msg = f"record {typename!r}: fields must be (name, type) pairs, not {pair!r}"
-            raise TypeError(msg)
+            raise TypeError(_rules.field_pair_message(typename, pair))
         name, annotation = pair
         message = _rules.invalid_name_message(typename, name)
         if message is not None:
@@ -47,8 +46,7 @@ def define(
     namespace: dict[str, Any] = {"__annotations__": annotations, "__qualname__": typename}
     for name, value in (defaults or {}).items():
         if name not in annotations:
-            msg = f"record {typename!r}: default given for unknown field {name!r}"
-            raise TypeError(msg)
+            raise TypeError(_rules.unknown_default_message(typename, name))
         namespace[name] = value
     namespace["__module__"] = module if module is not None else caller_module(2)
     return type(typename, (base,), namespace)

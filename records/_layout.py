@@ -4,10 +4,8 @@ Give instances of a record class the memory layout of a plain tuple.
 A class statement without ``__slots__`` gives every instance a ``__dict__``:
 8 more bytes per instance on CPython 3.10 and 3.11, 16 more from 3.12 on, and
 arbitrary attributes can be set. ``Record`` has no metaclass, so it cannot put
-``__slots__ = ()`` into the namespace before the class exists. Instead, from
-``__init_subclass__`` (before any instance of the new class can exist), the
-new type object is edited into exactly what CPython builds for
-``__slots__ = ()``:
+``__slots__ = ()`` into the namespace before the class exists. Instead the new
+type object is edited into exactly what CPython builds for ``__slots__ = ()``:
 
 * 3.10, 3.11: ``tp_basicsize`` gives back the dict pointer's bytes and
   ``tp_dictoffset`` becomes 0;
@@ -17,21 +15,28 @@ new type object is edited into exactly what CPython builds for
   from the type's dict; a final ``type.__setattr__`` runs ``PyType_Modified``,
   which drops cached lookups.
 
-Safety: nothing is written unless (1) the interpreter is a CPython version
-listed here, not free-threaded; (2) at first use, the ctypes view of
-``PyTypeObject`` reads back the values Python reports for several known types;
-(3) patching a probe class gives a class whose instances have exactly a
-tuple's size and no ``__dict__``; and (4) the class being patched differs from
-its base by exactly the dict CPython added. Where any check fails, ``seal``
-returns ``False`` and the caller keeps the dict slot and forbids setting
-attributes instead.
+An instance made before the edit would keep the old layout and be freed with
+the new one (a leaked dict on 3.10 and 3.11, a corrupted heap from 3.12 on).
+So ``seal`` is called only where no instance of *cls* can exist yet: first
+thing in ``Record.__init_subclass__``, before records runs any Python code,
+and only when no code but CPython's own has had the class before (the
+builders decide; see ``_builder.may_seal``).
 
-With the C accelerator (``records._speedups``), the same edit and checks are
-made in C, and ``_ctypes`` is not imported at all. Otherwise only ``_ctypes``,
-the C half of ``ctypes``, is imported, and only when the
-first record class is made: ``import ctypes`` costs about 1.7 ms here, most of
-it in ``ctypes/__init__.py``, against about 0.3 ms for ``_ctypes``. The three
-C types needed are declared here the way ``ctypes`` declares them.
+Safety of the edit itself: nothing is written unless (1) the interpreter is a
+CPython version listed here, not free-threaded; (2) at first use, the ctypes
+view of ``PyTypeObject`` reads back the values Python reports for several
+known types; (3) patching a probe class gives a class whose instances have
+exactly a tuple's size and no ``__dict__``; and (4) the class being patched
+differs from its base by exactly the dict CPython added. Where any check
+fails, ``seal`` returns ``False`` and the caller keeps the dict slot and
+forbids setting attributes instead.
+
+With the C accelerator (``records._accelerator_c``), the same edit and checks
+are made in C, and ``_ctypes`` is not imported at all. Otherwise only
+``_ctypes``, the C half of ``ctypes``, is imported, and only when the first
+record class is made: ``import ctypes`` costs about 1.7 ms here, most of it in
+``ctypes/__init__.py``, against about 0.3 ms for ``_ctypes``. The three C
+types needed are declared here the way ``ctypes`` declares them.
 """
 
 from __future__ import annotations
@@ -39,12 +44,15 @@ from __future__ import annotations
 import sys
 from _thread import allocate_lock
 
+from ._accelerator import c as accelerator
 from ._compat import CPYTHON
-from ._native import speedups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    #: (seal, write) for this interpreter.
+    _Sealer = tuple[Callable[[type], bool], Callable[[type, dict[str, object]], None]]
     from typing import Any
 
 # Py_TPFLAGS_MANAGED_DICT (Include/object.h, 3.12 and 3.13).
@@ -60,18 +68,30 @@ SUPPORTED_VERSIONS = {
 }
 
 _lock = allocate_lock()
-_sealer: Callable[[type, dict[str, object]], bool] | None = None
+#: (seal, write) where the layout can be changed, resolved at first use.
+_sealer: _Sealer | None = None
 _resolved = False
 
 
-def seal(cls: type, attributes: dict[str, object]) -> bool:
+def seal(cls: type) -> bool:
     """
-    Remove the per-instance ``__dict__`` CPython gave the new class *cls*, and
-    set *attributes* on it.
+    Remove the per-instance ``__dict__`` CPython gave the new class *cls*.
 
     Returns ``True`` when instances of *cls* have no ``__dict__`` (already or
-    now), ``False`` when the layout could not be changed safely here; the
-    attributes are set either way.
+    now), ``False`` when the layout could not be changed safely here. The
+    caller must know that no instance of *cls* exists yet (see above).
+    """
+    sealer = _sealer if _resolved else _resolve()
+    if sealer is not None:
+        return sealer[0](cls)
+    # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
+    # "may have a dict", and the caller then forbids setting attributes.
+    return getattr(cls, "__dictoffset__", None) == 0
+
+
+def write(cls: type, attributes: dict[str, object]) -> None:
+    """
+    Set *attributes* on the new record class *cls*.
 
     Where the patch applies, *attributes* but one go straight into the type's
     dict, and the last through ``type.__setattr__``, which also calls
@@ -83,17 +103,15 @@ def seal(cls: type, attributes: dict[str, object]) -> bool:
     """
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
-        return sealer(cls, attributes)
-    return _set_one_by_one(cls, attributes)
+        sealer[1](cls, attributes)
+    else:
+        _set_one_by_one(cls, attributes)
 
 
-def _set_one_by_one(cls: type, attributes: dict[str, object]) -> bool:
-    """Set *attributes* through ``type.__setattr__``; return whether *cls* has no dict."""
+def _set_one_by_one(cls: type, attributes: dict[str, object]) -> None:
+    """Set *attributes* through ``type.__setattr__``."""
     for name, value in attributes.items():
         setattr(cls, name, value)
-    # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
-    # "may have a dict", and the caller then forbids setting attributes.
-    return getattr(cls, "__dictoffset__", None) == 0
 
 
 def supported() -> bool:
@@ -101,7 +119,7 @@ def supported() -> bool:
     return (_sealer if _resolved else _resolve()) is not None
 
 
-def _resolve() -> Callable[[type, dict[str, object]], bool] | None:
+def _resolve() -> _Sealer | None:
     global _sealer, _resolved
     with _lock:
         if not _resolved:
@@ -110,19 +128,19 @@ def _resolve() -> Callable[[type, dict[str, object]], bool] | None:
     return _sealer
 
 
-def _build_sealer() -> Callable[[type, dict[str, object]], bool] | None:
+def _build_sealer() -> _Sealer | None:
     strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
     if not CPYTHON or strategy is None or "t" in getattr(sys, "abiflags", ""):
         return None
-    if speedups is not None:
-        return speedups.seal  # type: ignore[no-any-return]  # the same checks, in C
+    if accelerator is not None:
+        return accelerator.seal, accelerator.write  # the same checks, in C
     try:
         return _make_sealer(strategy)
     except Exception:  # pragma: no cover - any surprise means "do not patch"
         return None
 
 
-def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | None:  # noqa: PLR0915
+def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
     import _ctypes
     import gc
 
@@ -167,8 +185,10 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
             ("tp_dictoffset", c_ssize),
         ]
 
+    get_referents = gc.get_referents
+
     def type_dict(cls: type) -> dict[str, object] | None:
-        referents = gc.get_referents(cls.__dict__)
+        referents = get_referents(cls.__dict__)
         found = referents[0] if len(referents) == 1 else None
         return found if type(found) is dict else None
 
@@ -200,53 +220,56 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
     # What a fresh instance dict adds to a type, relative to its base:
     # (tp_basicsize growth, tp_dictoffset, Py_TPFLAGS_MANAGED_DICT bit).
     dict_delta = (0, -1, _MANAGED_DICT) if managed else (pointer_size, -pointer_size, 0)
-    get_referents = gc.get_referents
 
-    def seal(cls: type, attributes: dict[str, object]) -> bool:
+    def seal(cls: type) -> bool:
         # Written flat (no helper calls): it runs for every record class.
-        referents = get_referents(cls.__dict__)
-        namespace = referents[0] if len(referents) == 1 else None
-        if type(namespace) is not dict:  # pragma: no cover - verified on the probes
-            return _set_one_by_one(cls, attributes)
+        namespace = type_dict(cls)
         flags = cls.__flags__
-        sealed = cls.__dictoffset__ == 0 and not flags & _MANAGED_DICT
+        if cls.__dictoffset__ == 0 and not flags & _MANAGED_DICT:
+            return True
         base = cls.__base__
         if (
-            not sealed
-            and base is not None
-            and base.__dictoffset__ == 0
-            and not base.__flags__ & _MANAGED_DICT
-            and cls.__itemsize__ == base.__itemsize__
-            and cls.__weakrefoffset__ == base.__weakrefoffset__
-            and (cls.__basicsize__ - base.__basicsize__, cls.__dictoffset__, flags & _MANAGED_DICT)
-            == dict_delta
+            namespace is None
+            or base is None
+            or base.__dictoffset__ != 0
+            or base.__flags__ & _MANAGED_DICT
+            or cls.__itemsize__ != base.__itemsize__
+            or cls.__weakrefoffset__ != base.__weakrefoffset__
+            or (cls.__basicsize__ - base.__basicsize__, cls.__dictoffset__, flags & _MANAGED_DICT)
+            != dict_delta
         ):
-            descriptor = namespace.get("__dict__")
-            if type(descriptor) is getset_type and descriptor.__objclass__ is cls:  # type: ignore[attr-defined]
-                view = TypeObject.from_address(id(cls))
-                if managed:
-                    view.tp_flags &= ~_MANAGED_DICT
-                else:
-                    view.tp_basicsize -= pointer_size
-                view.tp_dictoffset = 0
-                view.tp_getset = None
-                del namespace["__dict__"]
-                sealed = True
-        # One write goes through type.__setattr__, which runs PyType_Modified
-        # and so drops cached lookups for every write above.
-        if attributes:
-            last_name, last_value = attributes.popitem()
-            namespace.update(attributes)
-            attributes[last_name] = last_value
+            return False
+        descriptor = namespace.get("__dict__")
+        if type(descriptor) is not getset_type or descriptor.__objclass__ is not cls:  # type: ignore[attr-defined]
+            return False
+        view = TypeObject.from_address(id(cls))
+        if managed:
+            view.tp_flags &= ~_MANAGED_DICT
         else:
-            last_name, last_value = "__doc__", namespace.get("__doc__")
+            view.tp_basicsize -= pointer_size
+        view.tp_dictoffset = 0
+        view.tp_getset = None
+        del namespace["__dict__"]
+        # type.__setattr__ runs PyType_Modified, which drops cached lookups.
+        type.__setattr__(cls, "__doc__", namespace.get("__doc__"))
+        return True
+
+    def write(cls: type, attributes: dict[str, object]) -> None:
+        namespace = type_dict(cls)
+        if namespace is None or not attributes:  # pragma: no cover - verified on the probes
+            _set_one_by_one(cls, attributes)
+            return
+        # One write goes through type.__setattr__, which runs PyType_Modified
+        # and so drops cached lookups for every write into the dict.
+        last_name, last_value = attributes.popitem()
+        namespace.update(attributes)
+        attributes[last_name] = last_value
         setattr(cls, last_name, last_value)
-        return sealed
 
     class _PatchedProbe(tuple):  # type: ignore[type-arg]
         pass
 
-    if not seal(_PatchedProbe, {}):
+    if not seal(_PatchedProbe):
         return None
     instance = _PatchedProbe((1, 2))
     if (
@@ -256,4 +279,4 @@ def _make_sealer(strategy: str) -> Callable[[type, dict[str, object]], bool] | N
         or _PatchedProbe.__dictoffset__ != 0
     ):
         return None
-    return seal
+    return seal, write

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from keyword import iskeyword
 
-from ._accessors import accessor
-from ._codegen import make_constructor
+from ._accessors import accessor, default_doc
+from ._codegen import make_new
 from ._compat import PY_3_13_PLUS, UNKNOWN_FIELD_ERROR, caller_module
 from ._rules import as_in_source
 
@@ -99,10 +99,10 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
         duplicate = next(p for i, p in enumerate(parameters) if p in parameters[:i])
         msg = f"duplicate argument {duplicate!r} in function definition"
         raise SyntaxError(msg, ("<string>", 1, 0, ""))
-    __new__ = make_constructor(parameters, defaults, None, globals_)
+    __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
     _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
-    for method in (__new__, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+    for method in (_make.__func__, _replace, __repr__, _asdict, __getnewargs__):
         method.__qualname__ = f"{typename}.{method.__name__}"
 
     namespace: dict[str, Any] = {
@@ -121,7 +121,7 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     if PY_3_13_PLUS:
         namespace["__replace__"] = _replace
     for index, name in enumerate(fields):
-        namespace[name] = accessor(index)
+        namespace[name] = accessor(index, default_doc(index))
     result = type(typename, (tuple,), namespace)
 
     if module is None:

@@ -7,6 +7,7 @@ runtime and the type checker never drift apart.
 
 from __future__ import annotations
 
+import sys
 from keyword import kwlist
 
 #: Mutable default values that must be given through ``default_factory``.
@@ -97,6 +98,65 @@ def computed_name_message(record: str, name: str) -> str:
 def two_record_bases_message(record: str, first: str, second: str) -> str:
     """Message for a record with two unrelated record bases."""
     return f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
+
+
+def named_tuple_base_message(record: str, base: str) -> str:
+    """Message for a record that also inherits from another kind of named tuple."""
+    return (
+        f"record {record!r}: cannot inherit from the named tuple {base!r}: "
+        f"declare its fields in a Record instead"
+    )
+
+
+def wrong_size_message(record: str, size: int, expected: int) -> str:
+    """Message for replacing fields of a record that does not hold one item per field."""
+    return f"record {record!r}: cannot replace fields of a record of {size} items, not {expected}"
+
+
+def abstract_record_message() -> str:
+    """Message for calling ``Record`` itself."""
+    return "Record cannot be instantiated directly: subclass it and declare fields"
+
+
+def wrong_length_message(expected: int, got: int) -> str:
+    """``namedtuple._make``'s message for an iterable of the wrong length."""
+    return f"Expected {expected} arguments, got {got}"
+
+
+def unexpected_fields_message(names: list[str]) -> str:
+    """``namedtuple._replace``'s message for names that are not fields."""
+    return f"Got unexpected field names: {names!r}"
+
+
+def no_dict_message(record: str, name: str) -> str:
+    """
+    CPython's message for setting or deleting attribute *name* on an object of
+    type *record* that has no ``__dict__``: what a sealed record says, and what
+    a record whose layout could not be sealed says in its place.
+    """
+    if sys.version_info >= (3, 13):
+        return (
+            f"{record!r} object has no attribute {name!r} "
+            f"and no __dict__ for setting new attributes"
+        )
+    else:  # as an else branch, mypy skips it on 3.13+ instead of calling it unreachable
+        return f"{record!r} object has no attribute {name!r}"
+
+
+def not_a_record_message(function: str, value: object) -> str:
+    """Message for ``fields()``, ``replace()`` or ``asdict()`` given something else."""
+    kind = "a record class or instance" if function == "fields" else "a record"
+    return f"{function}() needs {kind}, not {value!r}"
+
+
+def field_pair_message(record: str, pair: object) -> str:
+    """Message for an item of ``Record.define``'s fields that is not a pair."""
+    return f"record {record!r}: fields must be (name, type) pairs, not {pair!r}"
+
+
+def unknown_default_message(record: str, name: str) -> str:
+    """Message for a default given to ``Record.define`` for a name that is not a field."""
+    return f"record {record!r}: default given for unknown field {name!r}"
 
 
 def as_in_source(name: str) -> str:

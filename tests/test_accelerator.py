@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import records
-from records import Record, field
+from records import Record, _accelerator, field
 
 SUPPORTED = sys.implementation.name == "cpython" and (3, 10) <= sys.version_info[:2] <= (3, 13)
 accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
@@ -42,7 +42,7 @@ def test_status_names_the_path():
     """records.ACCELERATOR names the path that is in use."""
     accelerated_now, status = _status(RECORDS_PURE_PYTHON="")
     if accelerated_now == "True":
-        assert status == "C accelerator (records._speedups)"
+        assert status == "C accelerator (records._accelerator_c)"
     else:
         assert status.startswith("pure Python")
 
@@ -58,7 +58,7 @@ class TestConstructor:
             x: int
             y: int = 0
 
-        assert "__record_constructor__" in vars(Point)
+        assert isinstance(vars(Point)["__new__"], _accelerator.c.Constructor)
         assert (1, 0) == Point(1)
         assert (1, 2) == Point(y=2, x=1)
 
@@ -166,7 +166,7 @@ class TestConstructor:
         class Point(Record, Base):
             x: int
 
-        assert "__record_constructor__" not in vars(Point)
+        assert _accelerator.c.enable(Point) is False
         assert (1,) == Point(1)
         assert 1 == Counting.calls
 
@@ -192,7 +192,7 @@ class TestConstructor:
             def __new__(cls, name):
                 return super().__new__(cls, name.lower())
 
-        assert "__record_constructor__" not in vars(Tag)
+        assert not isinstance(vars(Tag)["__new__"], _accelerator.c.Constructor)
         assert ("x",) == Tag("X")
 
     def test_reference_counts_balance(self):

@@ -14,27 +14,24 @@ from support.python_builder import python_builder
 from support.strategies import record_shapes
 
 import records
-from records import Record, _record, field
+from records import Record, _accelerator, _builder, field
 
 pytestmark = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
 
 
 @pytest.fixture
 def declined(monkeypatch):
-    """Record the classes the C builder leaves to ``_build``."""
+    """Record the classes the C builder leaves to ``_builder``."""
     names = []
-    build = _record._build
+    build = _builder.build
 
-    def spy(cls):
+    def spy(cls, record_base, *, sealed):
         names.append(cls.__name__)
-        build(cls)
+        build(cls, record_base, sealed=sealed)
 
-    monkeypatch.setattr(_record, "_build", spy)  # reached from the Python method
-    monkeypatch.setitem(_record._c_helpers, "build", spy)  # reached from the C method
-    _record.speedups.configure(_record._c_helpers)
-    yield names
-    monkeypatch.undo()
-    _record.speedups.configure(_record._c_helpers)
+    # Reached from the Python method and, through build_declined, from C.
+    monkeypatch.setattr(_builder, "build", spy)
+    return names
 
 
 def _make(base, name, namespace, **keywords):
@@ -47,7 +44,7 @@ def _describe(cls):
     new = cls.__dict__.get("__new__")
     function = new.__func__ if isinstance(new, staticmethod) else None
     return {
-        "dict keys": [key for key in vars(cls) if key != "__record_constructor__"],
+        "dict keys": list(vars(cls)),
         "fields": cls._fields,
         "defaults": cls._field_defaults,
         "factories": cls.__record_factories__,
@@ -236,8 +233,9 @@ def test_build_declines_other_types():
     class NotRecord(tuple):
         pass
 
-    assert _record.speedups.build(int) is False
-    assert _record.speedups.build(NotRecord) is False
+    builder = _accelerator.c.Builder(**_accelerator.builder_helpers(Record))
+    assert builder.build(int) is False
+    assert builder.build(NotRecord) is False
     assert "__dict__" in vars(NotRecord)
 
 
@@ -270,4 +268,4 @@ def test_c_built_instances_behave():
     assert record.x == 1
     assert cls(1, [2]) == record._replace(y=[2])
     assert record == pickle.loads(pickle.dumps(record))
-    assert "__record_constructor__" in vars(cls)
+    assert isinstance(vars(cls)["__new__"], _accelerator.c.Constructor)

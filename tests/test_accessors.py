@@ -5,7 +5,7 @@ import pytest
 from records import _accessors
 
 
-@pytest.mark.parametrize("make", [_accessors.accessor, _accessors.python_accessor])
+@pytest.mark.parametrize("make", [_accessors.accessor, _accessors._python_accessor])
 def test_accessor_reads_item_and_is_read_only(make):
     """Both accessor kinds read their item, refuse writes and carry a doc."""
 
@@ -30,7 +30,7 @@ def test_default_doc():
 
 def test_fallback_getters_shared():
     """The pure-Python path reuses one itemgetter per index."""
-    first = _accessors.python_accessor(2, "a")
-    second = _accessors.python_accessor(2, "b")
+    first = _accessors._python_accessor(2, "a")
+    second = _accessors._python_accessor(2, "b")
     assert first is not second
     assert first.fget is second.fget

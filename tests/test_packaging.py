@@ -38,7 +38,7 @@ def test_wheel_contents(tmp_path):
     assert stub == (ROOT / "stubs" / "records" / "__init__.pyi").read_text()
     assert "records/_build_hook.py" not in names
     assert not [name for name in names if name.endswith((".c", ".h"))], names
-    compiled = [name for name in names if name.startswith("records/_speedups")]
+    compiled = [name for name in names if name.startswith("records/_accelerator_c")]
     if ACCELERATOR_EXPECTED:
         assert 1 == len(compiled), names
         assert compiled[0].endswith(sysconfig.get_config_var("EXT_SUFFIX"))
@@ -54,7 +54,7 @@ def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
     assert wheel.name.endswith("-py3-none-any.whl")
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(wheel).extractall(unpacked)
-    assert not list((unpacked / "records").glob("_speedups*"))
+    assert not list((unpacked / "records").glob("_accelerator_c*"))
     code = "import records; print(records.ACCELERATED); print(records.ACCELERATOR)"
     output = subprocess.check_output(
         [sys.executable, "-c", code],

@@ -4,14 +4,14 @@ import contextlib
 
 import pytest
 
-from records import Record, _record
+from records import Record, _accelerator
 
 
 @contextlib.contextmanager
 def python_builder():
-    """Build every record class in the block with ``_record._build`` only."""
+    """Build every record class in the block with ``records._builder`` only."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_record, "_build_in_c", None)
-        if _record.speedups is not None:
-            patch.setattr(Record, "__init_subclass__", _record._python_init_subclass)
+        python_init_subclass = _accelerator.python_methods.get("__init_subclass__")
+        if python_init_subclass is not None:
+            patch.setattr(Record, "__init_subclass__", python_init_subclass)
         yield

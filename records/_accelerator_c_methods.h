@@ -1,8 +1,10 @@
 /*
- * _replace, _asdict, __repr__ and _make of the Record base class.
+ * _replace, _asdict, __repr__ and _make of the Record base class: the Python
+ * methods of records/_record.py marked @replaced_in_c, with their results
+ * and messages (taken from records/_rules.py on the error paths).
  *
- * Part of records/_speedups.c, which includes it once, after its interned
- * strings; not compiled on its own.
+ * Part of records/_accelerator_c.c, which includes it once, after its
+ * interned strings; not compiled on its own.
  */
 
 /* The record's _fields, as a tuple (new reference), or NULL with an error. */
@@ -11,45 +13,25 @@ fields_of(PyObject *self)
 {
     PyObject *fields = PyObject_GetAttr(self, str_fields);
     if (fields != NULL && !PyTuple_Check(fields)) {
-        PyObject *as_tuple = PySequence_Tuple(fields);
-        Py_SETREF(fields, as_tuple);
+        Py_SETREF(fields, PySequence_Tuple(fields));
     }
     return fields;
 }
 
+/* A new record of cls with the items of tuple source (new references). */
 static PyObject *
-new_record(PyTypeObject *cls, PyObject *const *items, Py_ssize_t size)
+copy_record(PyTypeObject *cls, PyObject *source)
 {
+    Py_ssize_t size = PyTuple_GET_SIZE(source);
     PyObject *record = cls->tp_alloc(cls, size);
     if (record == NULL) {
         return NULL;
     }
+    reset_hash_cache(record);
     for (Py_ssize_t i = 0; i < size; i++) {
-        ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(items[i]);
+        ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyTuple_GET_ITEM(source, i));
     }
     return record;
-}
-
-static Py_ssize_t
-index_in(PyObject *fields, PyObject *name)
-{
-    Py_ssize_t size = PyTuple_GET_SIZE(fields);
-    for (Py_ssize_t i = 0; i < size; i++) {
-        if (PyTuple_GET_ITEM(fields, i) == name) {
-            return i;
-        }
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *field = PyTuple_GET_ITEM(fields, i);
-        if (PyUnicode_Check(field) && PyUnicode_Check(name)
-            && PyUnicode_Compare(field, name) == 0) {
-            return i;
-        }
-    }
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-    }
-    return -1;
 }
 
 #if PY_VERSION_HEX >= 0x030D0000
@@ -62,8 +44,8 @@ static PyObject *
 record_replace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (nargs != 0) {
-        PyErr_Format(PyExc_TypeError, "Record._replace() takes 1 positional argument but %zd were given",
-                     nargs + 1);
+        PyErr_Format(PyExc_TypeError,
+                     "Record._replace() takes 1 positional argument but %zd were given", nargs + 1);
         return NULL;
     }
     PyObject *fields = fields_of(self);
@@ -71,39 +53,42 @@ record_replace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
         return NULL;
     }
     Py_ssize_t size = PyTuple_GET_SIZE(self);
-    PyObject *record = new_record(Py_TYPE(self), ((PyTupleObject *)self)->ob_item, size);
-    if (record == NULL) {
+    if (size != PyTuple_GET_SIZE(fields)) {
+        raise_rule(PyExc_TypeError, "wrong_size_message", "(Onn)",
+                   ((PyHeapTypeObject *)Py_TYPE(self))->ht_name, size, PyTuple_GET_SIZE(fields));
         Py_DECREF(fields);
         return NULL;
     }
+    /* The new values, checked, before the record exists. */
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    PyObject *unknown = NULL;
+    PyObject *values = PyTuple_GetSlice(self, 0, size);
+    PyObject *unknown = NULL, *record = NULL;
+    if (values == NULL) {
+        goto done;
+    }
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k);
-        Py_ssize_t index = index_in(fields, name);
-        if (index < 0 || index >= size) {
-            if (unknown == NULL && (unknown = PyList_New(0)) == NULL) {
-                goto error;
-            }
-            if (PyList_Append(unknown, name) < 0) {
-                goto error;
+        Py_ssize_t index = field_index(fields, size, name);
+        if (index < 0) {
+            if ((unknown == NULL && (unknown = PyList_New(0)) == NULL)
+                || PyList_Append(unknown, name) < 0) {
+                goto done;
             }
             continue;
         }
-        Py_SETREF(((PyTupleObject *)record)->ob_item[index], Py_NewRef(args[k]));
+        Py_SETREF(((PyTupleObject *)values)->ob_item[index], Py_NewRef(args[k]));
     }
     if (unknown != NULL) {
-        PyErr_Format(UNKNOWN_FIELD_ERROR, "Got unexpected field names: %R", unknown);
-        goto error;
+        raise_rule(UNKNOWN_FIELD_ERROR, "unexpected_fields_message", "(O)", unknown);
+        goto done;
     }
+    record = copy_record(Py_TYPE(self), values);
+
+done:
+    Py_XDECREF(unknown);
+    Py_XDECREF(values);
     Py_DECREF(fields);
     return record;
-
-error:
-    Py_XDECREF(unknown);
-    Py_DECREF(fields);
-    Py_DECREF(record);
-    return NULL;
 }
 
 static PyObject *
@@ -115,18 +100,49 @@ record_asdict(PyObject *self, PyObject *unused)
     }
     Py_ssize_t size = Py_MIN(PyTuple_GET_SIZE(fields), PyTuple_GET_SIZE(self));
     PyObject *result = _PyDict_NewPresized(size);
-    if (result == NULL) {
-        Py_DECREF(fields);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
+    for (Py_ssize_t i = 0; result != NULL && i < size; i++) {
+        /* Hashing a field name that is a str subclass may run Python code:
+         * the fields tuple is held, and self holds its items. */
         if (PyDict_SetItem(result, PyTuple_GET_ITEM(fields, i), PyTuple_GET_ITEM(self, i)) < 0) {
-            Py_DECREF(result);
-            Py_DECREF(fields);
-            return NULL;
+            Py_CLEAR(result);
         }
     }
     Py_DECREF(fields);
+    return result;
+}
+
+/* "name=value" for each field, joined by ", ", in "Class(...)". */
+static PyObject *
+repr_items(PyObject *self, PyObject *name, PyObject *fields)
+{
+    Py_ssize_t size = Py_MIN(PyTuple_GET_SIZE(fields), PyTuple_GET_SIZE(self));
+    PyObject *parts = PyList_New(size);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *field = PyTuple_GET_ITEM(fields, i);
+        if (!PyUnicode_Check(field)) {
+            PyErr_SetString(PyExc_TypeError, "_fields must hold str");
+            Py_DECREF(parts);
+            return NULL;
+        }
+        PyObject *part = PyUnicode_FromFormat("%U=%R", field, PyTuple_GET_ITEM(self, i));
+        if (part == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        PyList_SET_ITEM(parts, i, part);
+    }
+    PyObject *separator = PyUnicode_FromString(", ");
+    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, parts);
+    Py_XDECREF(separator);
+    Py_DECREF(parts);
+    if (joined == NULL) {
+        return NULL;
+    }
+    PyObject *result = PyUnicode_FromFormat("%U(%U)", name, joined);
+    Py_DECREF(joined);
     return result;
 }
 
@@ -137,58 +153,24 @@ record_repr(PyObject *self, PyObject *unused)
     if (running != 0) {
         return running > 0 ? PyUnicode_FromString("...") : NULL;
     }
-    PyObject *fields = NULL, *name = NULL, *value_repr = NULL;
+    PyObject *fields = NULL, *name = NULL, *result = NULL;
     PyObject *cls = PyObject_GetAttr(self, str_class);
     if (cls == NULL || (name = PyObject_GetAttr(cls, str_name)) == NULL
         || (fields = fields_of(self)) == NULL) {
-        goto error;
+        goto done;
     }
     if (!PyUnicode_Check(name)) {
         PyErr_SetString(PyExc_TypeError, "__name__ must be a str");
-        goto error;
+        goto done;
     }
-    _PyUnicodeWriter writer;
-    _PyUnicodeWriter_Init(&writer);
-    writer.overallocate = 1;
-    writer.min_length = 8 * PyTuple_GET_SIZE(self) + PyUnicode_GET_LENGTH(name) + 2;
-    Py_ssize_t size = Py_MIN(PyTuple_GET_SIZE(fields), PyTuple_GET_SIZE(self));
-    if (_PyUnicodeWriter_WriteStr(&writer, name) < 0
-        || _PyUnicodeWriter_WriteChar(&writer, '(') < 0) {
-        goto writer_error;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *field = PyTuple_GET_ITEM(fields, i);
-        if (!PyUnicode_Check(field)) {
-            PyErr_SetString(PyExc_TypeError, "_fields must hold str");
-            goto writer_error;
-        }
-        if ((i > 0 && _PyUnicodeWriter_WriteASCIIString(&writer, ", ", 2) < 0)
-            || _PyUnicodeWriter_WriteStr(&writer, field) < 0
-            || _PyUnicodeWriter_WriteChar(&writer, '=') < 0
-            || (value_repr = PyObject_Repr(PyTuple_GET_ITEM(self, i))) == NULL
-            || _PyUnicodeWriter_WriteStr(&writer, value_repr) < 0) {
-            goto writer_error;
-        }
-        Py_CLEAR(value_repr);
-    }
-    if (_PyUnicodeWriter_WriteChar(&writer, ')') < 0) {
-        goto writer_error;
-    }
-    Py_DECREF(fields);
-    Py_DECREF(name);
-    Py_DECREF(cls);
-    Py_ReprLeave(self);
-    return _PyUnicodeWriter_Finish(&writer);
+    result = repr_items(self, name, fields);
 
-writer_error:
-    Py_XDECREF(value_repr);
-    _PyUnicodeWriter_Dealloc(&writer);
-error:
+done:
     Py_XDECREF(fields);
     Py_XDECREF(name);
     Py_XDECREF(cls);
     Py_ReprLeave(self);
-    return NULL;
+    return result;
 }
 
 static PyObject *
@@ -205,17 +187,15 @@ record_make(PyObject *cls, PyObject *iterable)
     PyObject *fields = PyObject_GetAttr(cls, str_fields);
     Py_ssize_t expected = fields == NULL ? -1 : PyObject_Length(fields);
     Py_XDECREF(fields);
-    if (expected < 0) {
-        Py_DECREF(values);
-        return NULL;
-    }
-    Py_ssize_t got = PyTuple_GET_SIZE(values);
     PyObject *record = NULL;
-    if (got != expected) {
-        PyErr_Format(PyExc_TypeError, "Expected %zd arguments, got %zd", expected, got);
-    }
-    else {
-        record = new_record((PyTypeObject *)cls, ((PyTupleObject *)values)->ob_item, got);
+    if (expected >= 0) {
+        Py_ssize_t got = PyTuple_GET_SIZE(values);
+        if (got != expected) {
+            raise_rule(PyExc_TypeError, "wrong_length_message", "(nn)", expected, got);
+        }
+        else {
+            record = copy_record((PyTypeObject *)cls, values);
+        }
     }
     Py_DECREF(values);
     return record;
@@ -226,7 +206,8 @@ static PyMethodDef record_method_defs[] = {
      "Return a new record with the given fields replaced by new values."},
     {"_asdict", record_asdict, METH_NOARGS,
      "Return a new dict which maps field names to their values."},
-    {"__repr__", record_repr, METH_NOARGS, "Return repr(self)."},
+    {"__repr__", record_repr, METH_NOARGS,
+     "Return ``Point(x=1, y=2)``: the class name and each field's repr."},
     {"_make", record_make, METH_O | METH_CLASS,
      "Make a new record from a sequence or iterable of field values."},
     {NULL, NULL, 0, NULL},

@@ -1,10 +1,15 @@
 /*
- * seal(): the instance-dict removal of records/_layout.py, on the C struct.
+ * seal() and write(): the instance-dict removal of records/_layout.py, on
+ * the C struct, and the attributes written into the class dict.
  *
- * Part of records/_speedups.c, which includes it once, after its interned
- * strings; not compiled on its own.
+ * Part of records/_accelerator_c.c, which includes it once, after its
+ * interned strings; not compiled on its own.
  */
 
+/* 1 if the new class cls now has instances without __dict__ (already or by
+ * this edit), 0 if its layout is not the one CPython gives a plain subclass
+ * of a dict-less base (then nothing was changed), -1 with an error. The
+ * caller knows that no instance of cls exists yet (see records/_layout.py). */
 static int
 seal_type(PyTypeObject *cls)
 {
@@ -45,12 +50,12 @@ seal_type(PyTypeObject *cls)
         || cls->tp_weaklistoffset != base->tp_weaklistoffset) {
         return 0;
     }
+    /* Only the identity of the descriptor is read: a borrowed reference. */
     PyObject *descriptor = PyDict_GetItemWithError(cls->tp_dict, str_dict);
     if (descriptor == NULL) {
         return PyErr_Occurred() ? -1 : 0;
     }
-    if (!Py_IS_TYPE(descriptor, &PyGetSetDescr_Type)
-        || PyDescr_TYPE(descriptor) != cls) {
+    if (!Py_IS_TYPE(descriptor, &PyGetSetDescr_Type) || PyDescr_TYPE(descriptor) != cls) {
         return 0;
     }
     if (PyDict_DelItem(cls->tp_dict, str_dict) < 0) {
@@ -68,21 +73,28 @@ seal_type(PyTypeObject *cls)
 }
 
 static PyObject *
-records_seal(PyObject *module, PyObject *args)
+records_seal(PyObject *module, PyObject *cls)
 {
-    PyObject *cls, *attributes;
-    if (!PyArg_ParseTuple(args, "O!O!:seal", &PyType_Type, &cls, &PyDict_Type, &attributes)) {
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "seal() needs a class");
         return NULL;
     }
     int sealed = seal_type((PyTypeObject *)cls);
-    if (sealed < 0) {
+    return sealed < 0 ? NULL : PyBool_FromLong(sealed);
+}
+
+static PyObject *
+records_write(PyObject *module, PyObject *args)
+{
+    PyObject *cls, *attributes;
+    if (!PyArg_ParseTuple(args, "O!O!:write", &PyType_Type, &cls, &PyDict_Type, &attributes)) {
         return NULL;
     }
-    /* Straight into the class dict, as _layout.seal does: no name here is
+    /* Straight into the class dict, as _layout.write does: no name here is
      * backed by a type slot that a dict write would leave stale. */
     if (PyDict_Update(((PyTypeObject *)cls)->tp_dict, attributes) < 0) {
         return NULL;
     }
     PyType_Modified((PyTypeObject *)cls);
-    return PyBool_FromLong(sealed);
+    Py_RETURN_NONE;
 }

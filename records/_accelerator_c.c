@@ -1,0 +1,226 @@
+/*
+ * records._accelerator_c: the optional C accelerator (see records/_accelerator.py).
+ *
+ * seal(cls), write(cls, attributes)               _accelerator_c_layout.h
+ *     The instance-dict removal of records/_layout.py, on the C struct, with
+ *     the same checks; and the attributes written into the class dict.
+ *
+ * constructor(function, names, factories, marker), enable(cls)
+ *                                                 _accelerator_c_constructor.h
+ *     The __new__ of a record class: a staticmethod of the generated Python
+ *     function that also holds what a C call needs; enable() lets calls to
+ *     the class bind arguments to fields in C, without type.__call__.
+ *
+ * Builder(**helpers).init_subclass()              _accelerator_c_builder.h
+ *     Record.__init_subclass__: the layout first, then the common class
+ *     statement built in C; anything else, and every definition error but
+ *     one, goes to records/_builder.py, which words every message.
+ *
+ * record_methods(Record)                          _accelerator_c_methods.h
+ *     _replace, _asdict, __repr__ and _make of Record, in C.
+ *
+ * Rules every part follows (CONTRIBUTING, "Safety"):
+ *   - a borrowed reference is never held across a call that can run Python
+ *     code (a lookup, a factory, a helper, a repr, a hash): take a strong one;
+ *   - no object is visible to Python before it is complete: a record's items
+ *     are gathered first, and the tuple is allocated and filled without a
+ *     call in between;
+ *   - no process-wide state but immutable constants (interned names, a
+ *     verified struct offset), made by the main interpreter: what the class
+ *     builder is configured with belongs to the Builder of one Record class,
+ *     and the module refuses to load in other interpreters (records then
+ *     takes the pure-Python path there).
+ *
+ * Only CPython 3.10 to 3.15 with the GIL: anything else refuses to import.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000 && !defined(Py_GIL_DISABLED)
+#define RECORDS_SUPPORTED 1
+#else
+#define RECORDS_SUPPORTED 0
+#endif
+
+#if RECORDS_SUPPORTED
+
+/* Interned names, made once by the main interpreter and never replaced. */
+static PyObject *str_dict;            /* "__dict__" */
+static PyObject *str_new;             /* "__new__" */
+static PyObject *str_fields;          /* "_fields" */
+static PyObject *str_class;           /* "__class__" */
+static PyObject *str_name;            /* "__name__" */
+static PyObject *str_qualname;        /* "__qualname__" */
+static PyObject *str_module;          /* "__module__" */
+static PyObject *str_doc_attribute;   /* "__doc__" */
+static PyObject *str_annotations;     /* "__annotations__" */
+static PyObject *str_parameters;      /* "__parameters__" */
+static PyObject *str_match_args;      /* "__match_args__" */
+static PyObject *str_field_defaults;  /* "_field_defaults" */
+static PyObject *str_factories;       /* "__record_factories__" */
+static PyObject *str_default;         /* "default" */
+static PyObject *str_default_factory; /* "default_factory" */
+static PyObject *str_doc;             /* "doc" */
+static PyObject *str_classvar;        /* "ClassVar" */
+static PyObject *str_dot_new;         /* ".__new__" */
+static PyObject *str_init_subclass;   /* "__init_subclass__" */
+static PyObject *str_set_name;        /* "__set_name__" */
+static PyObject *str_enum;            /* "enum" */
+static PyObject *str_enum_meta;       /* "EnumMeta" */
+static PyObject *str_rules;           /* "records._rules" */
+static PyObject *str_annotate_func;   /* "__annotate_func__" (3.14+: deferred annotations) */
+static PyObject *empty_tuple;
+
+/* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
+static inline void
+reset_hash_cache(PyObject *tuple)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    ((PyTupleObject *)tuple)->ob_hash = -1;
+#else
+    (void)tuple;
+#endif
+}
+
+/* A message from records/_rules.py: call its function name(*arguments) and
+ * raise the result as exception type. Only on error paths. */
+static void
+raise_rule(PyObject *type, const char *name, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    PyObject *values = Py_VaBuildValue(format, arguments);
+    va_end(arguments);
+    PyObject *rules = values == NULL ? NULL : PyImport_Import(str_rules);
+    PyObject *function = rules == NULL ? NULL : PyObject_GetAttrString(rules, name);
+    PyObject *message = function == NULL ? NULL : PyObject_Call(function, values, NULL);
+    if (message != NULL) {
+        PyErr_SetObject(type, message);
+    }
+    Py_XDECREF(message);
+    Py_XDECREF(function);
+    Py_XDECREF(rules);
+    Py_XDECREF(values);
+}
+
+#include "_accelerator_c_layout.h"
+#include "_accelerator_c_constructor.h"
+#include "_accelerator_c_builder.h"
+#include "_accelerator_c_methods.h"
+
+static PyMethodDef module_methods[] = {
+    {"record_methods", records_record_methods, METH_O,
+     "record_methods(Record) -> dict\n\nC versions of _replace, _asdict, __repr__ and "
+     "_make, as descriptors of the Record class."},
+    {"seal", records_seal, METH_O,
+     "seal(cls) -> bool\n\nRemove the instance __dict__ CPython gave the new tuple "
+     "subclass cls; return whether its instances have no __dict__."},
+    {"write", records_write, METH_VARARGS,
+     "write(cls, attributes) -> None\n\nSet attributes on the new record class cls, "
+     "straight into its dict."},
+    {"constructor", (PyCFunction)(void (*)(void))records_constructor, METH_FASTCALL,
+     "constructor(function, names, factories, marker) -> Constructor\n\n"
+     "The __new__ of a record class with fields names: staticmethod(function), "
+     "and what a C call to the class needs."},
+    {"enable", records_enable, METH_O,
+     "enable(cls) -> bool\n\nLet calls to the record class cls take the C "
+     "constructor its __new__ holds; return whether they can."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int
+module_exec(PyObject *module)
+{
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError,
+                        "records._accelerator_c loads in the main interpreter only");
+        return -1;
+    }
+    struct {
+        PyObject **slot;
+        const char *text;
+    } names[] = {
+        {&str_dict, "__dict__"},
+        {&str_new, "__new__"},
+        {&str_fields, "_fields"},
+        {&str_class, "__class__"},
+        {&str_name, "__name__"},
+        {&str_qualname, "__qualname__"},
+        {&str_module, "__module__"},
+        {&str_doc_attribute, "__doc__"},
+        {&str_annotations, "__annotations__"},
+        {&str_parameters, "__parameters__"},
+        {&str_match_args, "__match_args__"},
+        {&str_field_defaults, "_field_defaults"},
+        {&str_factories, "__record_factories__"},
+        {&str_default, "default"},
+        {&str_default_factory, "default_factory"},
+        {&str_doc, "doc"},
+        {&str_classvar, "ClassVar"},
+        {&str_dot_new, ".__new__"},
+        {&str_init_subclass, "__init_subclass__"},
+        {&str_set_name, "__set_name__"},
+        {&str_enum, "enum"},
+        {&str_enum_meta, "EnumMeta"},
+        {&str_rules, "records._rules"},
+        {&str_annotate_func, "__annotate_func__"},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (*names[i].slot == NULL
+            && (*names[i].slot = PyUnicode_InternFromString(names[i].text)) == NULL) {
+            return -1;
+        }
+    }
+    if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) {
+        return -1;
+    }
+    if (constructor_type_ready() < 0 || PyType_Ready(&BuilderType) < 0) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(module, "Constructor", (PyObject *)&ConstructorType) < 0
+        || PyModule_AddObjectRef(module, "Builder", (PyObject *)&BuilderType) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+#else /* not RECORDS_SUPPORTED */
+
+static PyMethodDef module_methods[] = {{NULL, NULL, 0, NULL}};
+
+static int
+module_exec(PyObject *module)
+{
+    PyErr_SetString(PyExc_ImportError,
+                    "records._accelerator_c supports CPython 3.10 to 3.15 with the GIL");
+    return -1;
+}
+
+#endif
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef accelerator_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "records._accelerator_c",
+    .m_doc = "The optional C accelerator of records.",
+    .m_size = 0,
+    .m_methods = module_methods,
+    .m_slots = module_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__accelerator_c(void)
+{
+    return PyModuleDef_Init(&accelerator_module);
+}

@@ -1,0 +1,954 @@
+/*
+ * The class builder: Record.__init_subclass__ in C.
+ *
+ * A Builder holds what the build needs from records' Python modules, for the
+ * one Record class it serves (records/_accelerator.py makes it). Its
+ * init_subclass():
+ *   1. seals the layout first, before any Python code runs, where no code but
+ *      CPython's own has had the class (may_seal_here);
+ *   2. builds the common class statement in the steps of records/_builder.py,
+ *      under the same names: compute_parts (collect_fields, make_new), then
+ *      write_parts;
+ *   3. leaves everything else to records/_builder.py, having changed nothing
+ *      but the layout: class keywords and mixins after Record (the Python
+ *      __init_subclass__), and other bases, metaclasses, ClassVar, generics
+ *      and every definition error but one (build_declined). An invalid field
+ *      name is checked by the Python function both share, so its message is
+ *      the same.
+ *
+ * Part of records/_accelerator_c.c, which includes it once, after its
+ * interned strings; not compiled on its own.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *record;               /* the Record class */
+    PyObject *python_init_subclass; /* Record.__init_subclass__'s Python function */
+    PyObject *build_declined;       /* _builder.build_declined(cls, record) */
+    PyObject *check_field_name;     /* _builder.check_field_name(record, name): raises */
+    PyObject *field_types;          /* _builder.field_types(source, record) */
+    PyObject *constructor_code;     /* _codegen.constructor_code(names, factory_indices) */
+    PyObject *base_globals;         /* _codegen.BASE_GLOBALS */
+    PyObject *accessor;             /* _accessors.accessor(index, doc) */
+    PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
+    PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
+    PyObject *keywords;             /* _rules.KEYWORDS */
+    PyObject *mutable_types;        /* _rules.MUTABLE_DEFAULT_TYPES */
+    PyObject *field_type;           /* _fields.Field */
+    PyObject *missing;              /* _fields.MISSING */
+    PyObject *factory_marker;       /* _fields.FACTORY */
+    PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
+} Builder;
+
+#define BUILDER_FIELDS(X)                                  \
+    X(record, "record", &PyType_Type)                      \
+    X(python_init_subclass, "python_init_subclass", NULL)  \
+    X(build_declined, "build_declined", NULL)              \
+    X(check_field_name, "check_field_name", NULL)          \
+    X(field_types, "field_types", NULL)                    \
+    X(constructor_code, "constructor_code", NULL)          \
+    X(base_globals, "base_globals", &PyDict_Type)          \
+    X(accessor, "accessor", NULL)                          \
+    X(default_docs, "default_docs", NULL)                  \
+    X(is_classvar, "is_classvar", NULL)                    \
+    X(keywords, "keywords", &PyFrozenSet_Type)             \
+    X(mutable_types, "mutable_types", &PyTuple_Type)       \
+    X(field_type, "field_type", &PyType_Type)              \
+    X(missing, "missing", NULL)                            \
+    X(factory_marker, "factory", NULL)
+
+/* At most this many shapes in a Builder's code cache; then it starts over. */
+#define CODE_CACHE_SIZE 4096
+
+static int
+builder_traverse(Builder *self, visitproc visit, void *arg)
+{
+#define VISIT_FIELD(field, name, kind) Py_VISIT(self->field);
+    BUILDER_FIELDS(VISIT_FIELD)
+#undef VISIT_FIELD
+    Py_VISIT(self->codes);
+    return 0;
+}
+
+static int
+builder_clear(Builder *self)
+{
+#define CLEAR_FIELD(field, name, kind) Py_CLEAR(self->field);
+    BUILDER_FIELDS(CLEAR_FIELD)
+#undef CLEAR_FIELD
+    Py_CLEAR(self->codes);
+    return 0;
+}
+
+static void
+builder_dealloc(Builder *self)
+{
+    PyObject_GC_UnTrack(self);
+    builder_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Builder(**helpers): every helper by keyword, each checked for its type. */
+static PyObject *
+builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (PyTuple_GET_SIZE(args) != 0 || kwargs == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Builder() takes its helpers by keyword");
+        return NULL;
+    }
+    Builder *self = (Builder *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+#define TAKE_FIELD(field, name, kind)                                                          \
+    {                                                                                          \
+        PyObject *value = PyDict_GetItemString(kwargs, name);                                  \
+        if (value == NULL || ((kind) != NULL && !PyObject_TypeCheck(value, (kind)))) {         \
+            PyErr_Format(PyExc_TypeError, "Builder() needs %s%s", name,                        \
+                         (kind) != NULL ? " of the right type" : "");                          \
+            Py_DECREF(self);                                                                   \
+            return NULL;                                                                       \
+        }                                                                                      \
+        self->field = Py_NewRef(value);                                                        \
+    }
+    BUILDER_FIELDS(TAKE_FIELD)
+#undef TAKE_FIELD
+    if (PyDict_GET_SIZE(kwargs) != 15 || (self->codes = PyDict_New()) == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
+        }
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* What build_record() did with a class. Declined means unchanged but for its
+ * layout: records/_builder.py is to build it. */
+enum { BUILD_FAILED = -1, BUILD_DECLINED = 0, BUILD_DONE = 1 };
+
+/* What build_record() computes before it changes the class: the Parts of
+ * records/_builder.py. Every member is a strong reference. */
+typedef struct {
+    PyObject *names;             /* every field name, inherited first */
+    PyObject *own;               /* the names this class declares */
+    PyObject *accessors;         /* one per own name */
+    PyObject *defaults;          /* _field_defaults */
+    PyObject *new_defaults;      /* the constructor's defaults: a list, then a tuple */
+    PyObject *factories;         /* the constructor's factories, by field index */
+    PyObject *factories_by_name; /* __record_factories__, when the class declares factories */
+    PyObject *new;               /* the Constructor, unless the body has a __new__ */
+    PyObject *doc;               /* the default __doc__, unless the body has one */
+} Parts;
+
+static void
+parts_clear(Parts *parts)
+{
+    Py_CLEAR(parts->names);
+    Py_CLEAR(parts->own);
+    Py_CLEAR(parts->accessors);
+    Py_CLEAR(parts->defaults);
+    Py_CLEAR(parts->new_defaults);
+    Py_CLEAR(parts->factories);
+    Py_CLEAR(parts->factories_by_name);
+    Py_CLEAR(parts->new);
+    Py_CLEAR(parts->doc);
+}
+
+/* 1 if cls is an enum class (its metaclass derives from enum's), else 0.
+ * Looks only at what is loaded: no Python code runs. */
+static int
+is_enum_class(PyTypeObject *cls)
+{
+    PyObject *module = PyImport_GetModule(str_enum);
+    if (module == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *meta = PyObject_GetAttr(module, str_enum_meta);
+    Py_DECREF(module);
+    if (meta == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int found = PyType_Check(meta) && PyType_IsSubtype(Py_TYPE(cls), (PyTypeObject *)meta);
+    Py_DECREF(meta);
+    return found;
+}
+
+/*
+ * 1 if no instance of the new class cls can exist yet, so its layout may be
+ * sealed now; 0 if records/_builder.py is to decide (may_seal there). Only
+ * code that had the class before this hook could have made an instance: an
+ * __init_subclass__ of a class before Record in its MRO, or a __set_name__
+ * of a value in its body. This function runs no Python code, so no other
+ * thread can run between its answer and the seal.
+ */
+static int
+may_seal_here(Builder *self, PyTypeObject *cls)
+{
+    if (Py_TYPE(cls) != &PyType_Type) {
+        int is_enum = is_enum_class(cls);
+        if (is_enum != 0) {
+            return is_enum < 0 ? -1 : 0;
+        }
+    }
+    PyObject *mro = cls->tp_mro;
+    if (mro == NULL || cls->tp_dict == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *base = PyTuple_GET_ITEM(mro, i);
+        if (base == self->record) {
+            break;
+        }
+        PyObject *base_dict = PyType_Check(base) ? ((PyTypeObject *)base)->tp_dict : NULL;
+        int hooked = base_dict == NULL ? 1 : PyDict_Contains(base_dict, str_init_subclass);
+        if (hooked != 0) {
+            return hooked < 0 ? -1 : 0;
+        }
+    }
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(cls->tp_dict, &position, &key, &value)) {
+        if (_PyType_Lookup(Py_TYPE(value), str_set_name) != NULL) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 if annotation declares a ClassVar or may: strings are not parsed here,
+ * and any that mention ClassVar go to the Python path. */
+static int
+may_be_classvar(Builder *self, PyObject *annotation)
+{
+    if (Py_IS_TYPE(annotation, &PyType_Type)) {
+        return 0;
+    }
+    if (PyUnicode_CheckExact(annotation)) {
+        Py_ssize_t found = PyUnicode_Find(annotation, str_classvar, 0,
+                                          PyUnicode_GET_LENGTH(annotation), 1);
+        return found == -2 ? -1 : found >= 0;
+    }
+    PyObject *result = PyObject_CallOneArg(self->is_classvar, annotation);
+    if (result == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
+}
+
+/* 1 if name passes every check of _rules.invalid_name_message, 0 if it may
+ * not: then _builder.check_field_name decides, and words the error. */
+static int
+plainly_valid_name(Builder *self, PyObject *name)
+{
+    if (!PyUnicode_CheckExact(name)) {
+        return 0;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(name) < 0) {
+        return -1;
+    }
+#endif
+    if (PyUnicode_GET_LENGTH(name) == 0 || PyUnicode_READ_CHAR(name, 0) == '_'
+        || PyUnicode_IsIdentifier(name) != 1) {
+        return 0;
+    }
+    int keyword = PySet_Contains(self->keywords, name);
+    return keyword < 0 ? -1 : !keyword;
+}
+
+/* isinstance(value, MUTABLE_DEFAULT_TYPES), without the call for the
+ * immutable builtins that most defaults are. */
+static int
+is_mutable_default(Builder *self, PyObject *value)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    if (value == Py_None || type == &PyLong_Type || type == &PyUnicode_Type
+        || type == &PyFloat_Type || type == &PyBool_Type || type == &PyTuple_Type
+        || type == &PyBytes_Type || type == &PyFrozenSet_Type) {
+        return 0;
+    }
+    return PyObject_IsInstance(value, self->mutable_types);
+}
+
+/* accessor(index, doc). CPython's _tuplegetter is a type whose __init__ is
+ * object's: its tp_new alone makes it, with less call overhead, from an
+ * argument tuple (*scratch) reused while no one else holds it. */
+static PyObject *
+make_accessor(Builder *self, PyObject **scratch, PyObject *index, PyObject *doc)
+{
+    PyObject *maker = self->accessor;
+    if (PyType_Check(maker) && ((PyTypeObject *)maker)->tp_new != NULL
+        && ((PyTypeObject *)maker)->tp_init == PyBaseObject_Type.tp_init) {
+        if (*scratch == NULL || Py_REFCNT(*scratch) != 1) {
+            Py_XSETREF(*scratch, PyTuple_New(2));
+            if (*scratch == NULL) {
+                return NULL;
+            }
+        }
+        PyObject **items = ((PyTupleObject *)*scratch)->ob_item;
+        Py_XSETREF(items[0], Py_NewRef(index));
+        Py_XSETREF(items[1], Py_NewRef(doc));
+        return ((PyTypeObject *)maker)->tp_new((PyTypeObject *)maker, *scratch, NULL);
+    }
+    PyObject *arguments[] = {index, doc};
+    return PyObject_Vectorcall(maker, arguments, 2, NULL);
+}
+
+/* A plain default value: into _field_defaults and the constructor's
+ * defaults, unless it is mutable (then the Python path words the error). */
+static int
+add_default(Builder *self, Parts *parts, PyObject *name, PyObject *value, int *has_default)
+{
+    int mutable = is_mutable_default(self, value);
+    if (mutable != 0) {
+        return mutable < 0 ? BUILD_FAILED : BUILD_DECLINED;
+    }
+    if (PyDict_SetItem(parts->defaults, name, value) < 0
+        || PyList_Append(parts->new_defaults, value) < 0) {
+        return BUILD_FAILED;
+    }
+    *has_default = 1;
+    return BUILD_DONE;
+}
+
+/* A field's default given as field(...), as _builder.add_field_spec takes
+ * it. *has_default: whether a field so far has a default; *doc: the
+ * accessor's docstring, replaced by the field's own if it has one. */
+static int
+add_field_spec(Builder *self, Parts *parts, PyObject *spec, PyObject *name, Py_ssize_t index,
+               int *has_default, PyObject **doc)
+{
+    int outcome = BUILD_FAILED;
+    PyObject *key = NULL, *field_doc = NULL;
+    PyObject *default_value = PyObject_GetAttr(spec, str_default);
+    PyObject *factory = default_value == NULL ? NULL : PyObject_GetAttr(spec, str_default_factory);
+    if (default_value == NULL || factory == NULL) {
+        goto done;
+    }
+    if (factory != self->missing) {
+        if (default_value != self->missing || !PyCallable_Check(factory)) {
+            outcome = BUILD_DECLINED;
+            goto done;
+        }
+        if ((key = PyLong_FromSsize_t(index)) == NULL
+            || PyDict_SetItem(parts->factories, key, factory) < 0
+            || PyList_Append(parts->new_defaults, self->factory_marker) < 0) {
+            goto done;
+        }
+        *has_default = 1;
+    }
+    else if (default_value != self->missing) {
+        int added = add_default(self, parts, name, default_value, has_default);
+        if (added != BUILD_DONE) {
+            outcome = added;
+            goto done;
+        }
+    }
+    else if (*has_default) {
+        outcome = BUILD_DECLINED; /* a field without a default after one with */
+        goto done;
+    }
+    if ((field_doc = PyObject_GetAttr(spec, str_doc)) == NULL) {
+        goto done;
+    }
+    if (field_doc != Py_None) {
+        Py_SETREF(*doc, Py_NewRef(field_doc));
+    }
+    outcome = BUILD_DONE;
+
+done:
+    Py_XDECREF(field_doc);
+    Py_XDECREF(key);
+    Py_XDECREF(default_value);
+    Py_XDECREF(factory);
+    return outcome;
+}
+
+/* The fields cls declares in annotations, checked and with their accessors,
+ * as _builder.collect_fields makes them. The helpers it calls may run any
+ * Python code: every object used across them is held by a strong reference. */
+static int
+collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
+               PyObject *inherited, PyObject *annotations)
+{
+    Py_ssize_t ninherited = PyTuple_GET_SIZE(inherited);
+    Py_ssize_t count = PyDict_GET_SIZE(annotations);
+    int outcome = BUILD_FAILED;
+    PyObject *inherited_defaults = Py_XNewRef(_PyType_Lookup(source, str_field_defaults));
+    PyObject *inherited_factories = Py_XNewRef(_PyType_Lookup(source, str_factories));
+    PyObject *docs = NULL, *name = NULL, *annotation = NULL, *value = NULL, *doc = NULL;
+    PyObject *index_object = NULL, *arguments = NULL;
+    if (inherited_defaults == NULL || !PyDict_CheckExact(inherited_defaults)
+        || inherited_factories == NULL || !PyDict_CheckExact(inherited_factories)
+        || PyDict_GET_SIZE(inherited_factories) != 0
+        || (PyDict_GET_SIZE(inherited_defaults) != 0 && ninherited == 0)) {
+        outcome = BUILD_DECLINED;
+        goto done;
+    }
+    int has_default = PyDict_GET_SIZE(inherited_defaults) != 0;
+    parts->defaults = has_default ? PyDict_Copy(inherited_defaults) : PyDict_New();
+    if (parts->defaults == NULL || (parts->new_defaults = PyList_New(0)) == NULL
+        || (parts->own = PyTuple_New(count)) == NULL
+        || (parts->accessors = PyTuple_New(count)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; has_default && i < ninherited; i++) {
+        PyObject *default_value = PyDict_GetItemWithError(inherited_defaults,
+                                                          PyTuple_GET_ITEM(inherited, i));
+        if (default_value == NULL ? PyErr_Occurred() != NULL
+                                  : PyList_Append(parts->new_defaults, default_value) < 0) {
+            goto done;
+        }
+    }
+    docs = PyObject_CallFunction(self->default_docs, "n", ninherited + count);
+    if (docs == NULL) {
+        goto done;
+    }
+    if (!PyList_Check(docs)) {
+        outcome = BUILD_DECLINED;
+        goto done;
+    }
+    PyObject *namespace = cls->tp_dict; /* a type's dict lives as long as the type */
+    PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
+    Py_ssize_t position = 0, field = 0;
+    PyObject *key, *item;
+    while (PyDict_Next(annotations, &position, &key, &item)) {
+        Py_ssize_t index = ninherited + field;
+        /* The Python calls below could change the annotations or the docs:
+         * then the Python path words what happens. */
+        if (PyDict_GET_SIZE(annotations) != count || field >= count
+            || PyList_GET_SIZE(docs) <= index) {
+            outcome = BUILD_DECLINED;
+            goto done;
+        }
+        Py_XSETREF(name, Py_NewRef(key));
+        Py_XSETREF(annotation, Py_NewRef(item));
+        int classvar = may_be_classvar(self, annotation);
+        if (classvar != 0 || !PyUnicode_CheckExact(name)) {
+            outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
+            goto done;
+        }
+        int known = plainly_valid_name(self, name);
+        if (known < 0) {
+            goto done;
+        }
+        if (!known) {
+            PyObject *checked = PyObject_CallFunctionObjArgs(self->check_field_name,
+                                                             record_name, name, NULL);
+            if (checked == NULL) {
+                goto done; /* the error _builder raises for this field */
+            }
+            Py_DECREF(checked);
+        }
+        int redeclared = PySequence_Contains(inherited, name);
+        if (redeclared != 0) {
+            outcome = redeclared < 0 ? BUILD_FAILED : BUILD_DECLINED;
+            goto done;
+        }
+        if (PyList_GET_SIZE(docs) <= index) {
+            outcome = BUILD_DECLINED;
+            goto done;
+        }
+        Py_XSETREF(doc, Py_NewRef(PyList_GET_ITEM(docs, index)));
+        Py_XSETREF(value, Py_XNewRef(PyDict_GetItemWithError(namespace, name)));
+        if (value == NULL) {
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            if (has_default) {
+                outcome = BUILD_DECLINED; /* a field without a default after one with */
+                goto done;
+            }
+        }
+        else {
+            int added = Py_IS_TYPE(value, (PyTypeObject *)self->field_type)
+                ? add_field_spec(self, parts, value, name, index, &has_default, &doc)
+                : add_default(self, parts, name, value, &has_default);
+            if (added != BUILD_DONE) {
+                outcome = added;
+                goto done;
+            }
+        }
+        Py_XSETREF(index_object, PyLong_FromSsize_t(index));
+        if (index_object == NULL) {
+            goto done;
+        }
+        PyObject *accessor = make_accessor(self, &arguments, index_object, doc);
+        if (accessor == NULL) {
+            goto done;
+        }
+        if (field >= count) { /* the dict grew during the calls above */
+            Py_DECREF(accessor);
+            outcome = BUILD_DECLINED;
+            goto done;
+        }
+        PyTuple_SET_ITEM(parts->accessors, field, accessor);
+        PyTuple_SET_ITEM(parts->own, field, Py_NewRef(name));
+        field++;
+    }
+    outcome = field == count ? BUILD_DONE : BUILD_DECLINED;
+
+done:
+    Py_XDECREF(inherited_defaults);
+    Py_XDECREF(inherited_factories);
+    Py_XDECREF(docs);
+    Py_XDECREF(name);
+    Py_XDECREF(annotation);
+    Py_XDECREF(value);
+    Py_XDECREF(doc);
+    Py_XDECREF(index_object);
+    Py_XDECREF(arguments);
+    return outcome;
+}
+
+/* The code of __new__ for fields names (factory_indices: a tuple of the
+ * indexes of fields with a factory), from _codegen.constructor_code. Shapes
+ * without factories are kept in this Builder's own cache, so that a shape
+ * seen before costs a dict lookup and no call into Python. */
+static PyObject *
+constructor_code(Builder *self, PyObject *names, PyObject *factory_indices)
+{
+    int cached = PyTuple_GET_SIZE(factory_indices) == 0;
+    if (cached) {
+        PyObject *code = PyDict_GetItemWithError(self->codes, names);
+        if (code != NULL) {
+            return Py_NewRef(code);
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyObject *code = PyObject_CallFunctionObjArgs(self->constructor_code, names, factory_indices,
+                                                  NULL);
+    if (code == NULL) {
+        return NULL;
+    }
+    if (!PyCode_Check(code)) {
+        Py_DECREF(code);
+        PyErr_SetString(PyExc_TypeError, "constructor_code() must return a code object");
+        return NULL;
+    }
+    if (cached) {
+        if (PyDict_GET_SIZE(self->codes) >= CODE_CACHE_SIZE) {
+            PyDict_Clear(self->codes);
+        }
+        if (PyDict_SetItem(self->codes, names, code) < 0) {
+            Py_DECREF(code);
+            return NULL;
+        }
+    }
+    return code;
+}
+
+/* The globals of a __new__ with factories: BASE_GLOBALS, the marker and one
+ * _factory_<index> per factory, as _codegen.make_new gives them. */
+static PyObject *
+globals_with_factories(Builder *self, PyObject *factories, PyObject **indices)
+{
+    PyObject *globals = PyDict_Copy(self->base_globals);
+    *indices = PyList_New(0);
+    if (globals == NULL || *indices == NULL
+        || PyDict_SetItemString(globals, "_FACTORY", self->factory_marker) < 0) {
+        goto error;
+    }
+    Py_ssize_t position = 0;
+    PyObject *index, *factory;
+    while (PyDict_Next(factories, &position, &index, &factory)) {
+        PyObject *name = PyUnicode_FromFormat("_factory_%S", index);
+        int failed = name == NULL || PyDict_SetItem(globals, name, factory) < 0
+                     || PyList_Append(*indices, index) < 0;
+        Py_XDECREF(name);
+        if (failed) {
+            goto error;
+        }
+    }
+    /* Indexes were added in field order: already sorted. */
+    Py_SETREF(*indices, PyList_AsTuple(*indices));
+    if (*indices == NULL) {
+        goto error;
+    }
+    return globals;
+
+error:
+    Py_XDECREF(globals);
+    Py_CLEAR(*indices);
+    return NULL;
+}
+
+/* The __new__ of cls (a Constructor), as _builder.make_new makes it. */
+static PyObject *
+make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
+         PyObject *annotations, Py_ssize_t ninherited)
+{
+    PyObject *globals = NULL, *indices = NULL, *code = NULL, *function = NULL;
+    PyObject *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
+    if (PyDict_GET_SIZE(parts->factories) == 0) {
+        globals = Py_NewRef(self->base_globals);
+        indices = Py_NewRef(empty_tuple);
+    }
+    else if ((globals = globals_with_factories(self, parts->factories, &indices)) == NULL) {
+        goto done;
+    }
+    if ((code = constructor_code(self, parts->names, indices)) == NULL
+        || (function = PyFunction_New(code, globals)) == NULL) {
+        goto done;
+    }
+    if (PyTuple_GET_SIZE(parts->new_defaults) != 0
+        && PyFunction_SetDefaults(function, parts->new_defaults) < 0) {
+        goto done;
+    }
+    qualname = PyUnicode_Concat(((PyHeapTypeObject *)cls)->ht_qualname, str_dot_new);
+    if (qualname == NULL || PyObject_SetAttr(function, str_qualname, qualname) < 0) {
+        goto done;
+    }
+    /* cls.__module__ of a heap type is its dict's entry */
+    module = Py_XNewRef(PyDict_GetItemWithError(cls->tp_dict, str_module));
+    if (module == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_AttributeError, str_module);
+        }
+        goto done;
+    }
+    if (PyObject_SetAttr(function, str_module, module) < 0) {
+        goto done;
+    }
+    if (ninherited) {
+        types = PyObject_CallFunctionObjArgs(self->field_types, (PyObject *)source, self->record,
+                                             NULL);
+        if (types == NULL) {
+            goto done;
+        }
+        if (!PyDict_Check(types)) {
+            PyErr_SetString(PyExc_TypeError, "field_types() must return a dict");
+            goto done;
+        }
+        if (PyDict_Update(types, annotations) < 0) {
+            goto done;
+        }
+    }
+    else if ((types = PyDict_Copy(annotations)) == NULL) {
+        goto done;
+    }
+    if (PyFunction_SetAnnotations(function, types) < 0) {
+        goto done;
+    }
+    result = make_constructor(function, parts->names, parts->factories, self->factory_marker);
+
+done:
+    Py_XDECREF(globals);
+    Py_XDECREF(indices);
+    Py_XDECREF(code);
+    Py_XDECREF(function);
+    Py_XDECREF(qualname);
+    Py_XDECREF(module);
+    Py_XDECREF(types);
+    return result;
+}
+
+/* "Point(x, y)": the __doc__ of a record class whose body has none. */
+static PyObject *
+default_class_doc(PyTypeObject *cls, PyObject *names)
+{
+    PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(record_name) + 2 + (count ? 2 * (count - 1) : 0);
+    Py_UCS4 widest = PyUnicode_MAX_CHAR_VALUE(record_name);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        length += PyUnicode_GET_LENGTH(name);
+        widest = Py_MAX(widest, PyUnicode_MAX_CHAR_VALUE(name));
+    }
+    PyObject *doc = PyUnicode_New(length, widest);
+    if (doc == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = PyUnicode_GET_LENGTH(record_name);
+    PyUnicode_CopyCharacters(doc, 0, record_name, 0, at);
+    PyUnicode_WriteChar(doc, at++, '(');
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (i > 0) {
+            PyUnicode_WriteChar(doc, at++, ',');
+            PyUnicode_WriteChar(doc, at++, ' ');
+        }
+        PyUnicode_CopyCharacters(doc, at, name, 0, PyUnicode_GET_LENGTH(name));
+        at += PyUnicode_GET_LENGTH(name);
+    }
+    PyUnicode_WriteChar(doc, at, ')');
+    return doc;
+}
+
+/* __record_factories__ of a class whose own fields have factories. */
+static PyObject *
+factories_by_name(Parts *parts)
+{
+    PyObject *result = PyDict_New();
+    Py_ssize_t position = 0;
+    PyObject *index, *factory;
+    while (result != NULL && PyDict_Next(parts->factories, &position, &index, &factory)) {
+        PyObject *name = PyTuple_GET_ITEM(parts->names, PyLong_AsSsize_t(index));
+        if (PyDict_SetItem(result, name, factory) < 0) {
+            Py_CLEAR(result);
+        }
+    }
+    return result;
+}
+
+/* Everything _builder.compute_parts computes for cls, into parts. */
+static int
+compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
+{
+    PyObject *namespace = cls->tp_dict;
+    PyObject *bases = cls->tp_bases;
+    if (Py_TYPE(cls) != &PyType_Type || !(cls->tp_flags & Py_TPFLAGS_HEAPTYPE)
+        || namespace == NULL || bases == NULL || PyTuple_GET_SIZE(bases) != 1) {
+        return BUILD_DECLINED;
+    }
+    /* Errors in the body, generics (their __class_getitem__), and deferred
+     * annotations (3.14+), which only the Python path reads. */
+    PyObject *declined_names[] = {str_fields, str_field_defaults, str_factories, str_parameters};
+    for (size_t i = 0; i < sizeof(declined_names) / sizeof(declined_names[0]); i++) {
+        int found = PyDict_Contains(namespace, declined_names[i]);
+        if (found != 0) {
+            return found < 0 ? BUILD_FAILED : BUILD_DECLINED;
+        }
+    }
+    int outcome = BUILD_FAILED;
+    PyTypeObject *source = (PyTypeObject *)Py_NewRef(PyTuple_GET_ITEM(bases, 0));
+    PyObject *inherited = NULL, *annotations = NULL;
+    if (!(source->tp_flags & Py_TPFLAGS_HEAPTYPE) || source->tp_dict == NULL) {
+        outcome = BUILD_DECLINED; /* not a record: Record and its subclasses are heap types */
+        goto done;
+    }
+    inherited = Py_XNewRef(PyDict_GetItemWithError(source->tp_dict, str_fields));
+    if (inherited == NULL || !PyTuple_CheckExact(inherited)) {
+        outcome = PyErr_Occurred() ? BUILD_FAILED : BUILD_DECLINED;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(inherited); i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(inherited, i))) {
+            outcome = BUILD_DECLINED;
+            goto done;
+        }
+    }
+    annotations = Py_XNewRef(PyDict_GetItemWithError(namespace, str_annotations));
+    if (annotations == NULL && PyErr_Occurred()) {
+        goto done;
+    }
+#if PY_VERSION_HEX >= 0x030E0000
+    if (annotations == NULL) {
+        int found = PyDict_Contains(namespace, str_annotate_func);
+        if (found != 0) {
+            outcome = found < 0 ? BUILD_FAILED : BUILD_DECLINED;
+            goto done;
+        }
+    }
+#endif
+    if (annotations != NULL && PyDict_CheckExact(annotations) && PyDict_GET_SIZE(annotations)) {
+        int collected = collect_fields(self, parts, cls, source, inherited, annotations);
+        if (collected != BUILD_DONE) {
+            outcome = collected;
+            goto done;
+        }
+        Py_ssize_t ninherited = PyTuple_GET_SIZE(inherited);
+        parts->names = ninherited ? PySequence_Concat(inherited, parts->own)
+                                  : Py_NewRef(parts->own);
+        if (parts->names == NULL) {
+            goto done;
+        }
+        Py_SETREF(parts->new_defaults, PyList_AsTuple(parts->new_defaults));
+        if (parts->new_defaults == NULL) {
+            goto done;
+        }
+        if (PyDict_GET_SIZE(parts->factories)
+            && (parts->factories_by_name = factories_by_name(parts)) == NULL) {
+            goto done;
+        }
+        int found = PyDict_Contains(namespace, str_new);
+        if (found < 0) {
+            goto done;
+        }
+        if (!found
+            && (parts->new = make_new(self, parts, cls, source, annotations, ninherited)) == NULL) {
+            goto done;
+        }
+    }
+    else {
+        parts->names = Py_NewRef(inherited);
+    }
+    PyObject *doc = PyDict_GetItemWithError(namespace, str_doc_attribute); /* identity only */
+    if (doc == NULL && PyErr_Occurred()) {
+        goto done;
+    }
+    if ((doc == NULL || doc == Py_None)
+        && (parts->doc = default_class_doc(cls, parts->names)) == NULL) {
+        goto done;
+    }
+    outcome = BUILD_DONE;
+
+done:
+    Py_DECREF(source);
+    Py_XDECREF(inherited);
+    Py_XDECREF(annotations);
+    return outcome;
+}
+
+/* Write parts into the sealed class, in _builder.write_parts' order, then
+ * let its calls take the C constructor. No Python code runs here. */
+static int
+write_parts(Parts *parts, PyTypeObject *cls)
+{
+    PyObject *namespace = cls->tp_dict;
+    if (parts->own != NULL) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->own); i++) {
+            if (PyDict_SetItem(namespace, PyTuple_GET_ITEM(parts->own, i),
+                               PyTuple_GET_ITEM(parts->accessors, i)) < 0) {
+                return -1;
+            }
+        }
+        if (PyDict_SetItem(namespace, str_fields, parts->names) < 0
+            || PyDict_SetItem(namespace, str_field_defaults, parts->defaults) < 0
+            || (parts->factories_by_name != NULL
+                && PyDict_SetItem(namespace, str_factories, parts->factories_by_name) < 0)) {
+            return -1;
+        }
+        int found = PyDict_Contains(namespace, str_match_args);
+        if (found < 0 || (!found && PyDict_SetItem(namespace, str_match_args, parts->names) < 0)) {
+            return -1;
+        }
+        if (parts->new != NULL && PyDict_SetItem(namespace, str_new, parts->new) < 0) {
+            return -1;
+        }
+    }
+    if (parts->doc != NULL && PyDict_SetItem(namespace, str_doc_attribute, parts->doc) < 0) {
+        return -1;
+    }
+    PyType_Modified(cls);
+    enable_constructor(cls);
+    return 0;
+}
+
+/* 1 if instances of cls have no __dict__. */
+static int
+is_sealed(PyTypeObject *cls)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return cls->tp_dictoffset == 0 && !(cls->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#else
+    return cls->tp_dictoffset == 0;
+#endif
+}
+
+/* _builder.build for the common class statement, on a sealed class: one
+ * base, plain or field() defaults, no ClassVar, not generic, no metaclass.
+ * It declines, having changed nothing, on anything else and on every
+ * definition error but an invalid field name. */
+static int
+build_record(Builder *self, PyTypeObject *cls)
+{
+    if (!is_sealed(cls)) {
+        return BUILD_DECLINED; /* _builder forbids attributes instead */
+    }
+    Parts parts = {0};
+    if ((parts.factories = PyDict_New()) == NULL) {
+        return BUILD_FAILED;
+    }
+    int outcome = compute_parts(self, &parts, cls);
+    if (outcome == BUILD_DONE && write_parts(&parts, cls) < 0) {
+        outcome = BUILD_FAILED;
+    }
+    parts_clear(&parts);
+    return outcome;
+}
+
+/* Record.__init_subclass__(cls, **kwargs), bound to this Builder. */
+static PyObject *
+builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    Builder *self = (Builder *)builder;
+    if (nargs < 1 || !PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs the new class");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    int decided = may_seal_here(self, cls);
+    if (decided < 0 || (decided && seal_type(cls) < 0)) {
+        return NULL;
+    }
+    PyObject *mro = cls->tp_mro;
+    int plain = decided && nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
+                && mro != NULL && PyTuple_GET_SIZE(mro) >= 3
+                && PyTuple_GET_ITEM(mro, PyTuple_GET_SIZE(mro) - 3) == self->record;
+    if (!plain) {
+        /* Mixins' hooks, keywords, or a seal that is the Python path's to
+         * decide: the Python method does it all. */
+        return PyObject_Vectorcall(self->python_init_subclass, args, nargs, kwnames);
+    }
+    int outcome = build_record(self, cls);
+    if (outcome < 0) {
+        return NULL;
+    }
+    if (outcome == BUILD_DECLINED) {
+        return PyObject_CallFunctionObjArgs(self->build_declined, (PyObject *)cls, self->record,
+                                            NULL);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef init_subclass_def = {
+    "__init_subclass__", (PyCFunction)(void (*)(void))builder_init_subclass_call,
+    METH_FASTCALL | METH_KEYWORDS,
+    "Make the new subclass a record type from its annotations (see records._builder).",
+};
+
+/* Builder.init_subclass(): the classmethod to set as Record.__init_subclass__. */
+static PyObject *
+builder_init_subclass(PyObject *self, PyObject *unused)
+{
+    PyObject *function = PyCFunction_New(&init_subclass_def, self);
+    if (function == NULL) {
+        return NULL;
+    }
+    PyObject *method = PyClassMethod_New(function);
+    Py_DECREF(function);
+    return method;
+}
+
+/* Builder.build(cls): build_record() alone, for tests: True if built, False
+ * if declined (or cls is not a new class). */
+static PyObject *
+builder_build(PyObject *self, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        Py_RETURN_FALSE;
+    }
+    int outcome = build_record((Builder *)self, (PyTypeObject *)cls);
+    return outcome < 0 ? NULL : PyBool_FromLong(outcome);
+}
+
+static PyMethodDef builder_methods[] = {
+    {"init_subclass", builder_init_subclass, METH_NOARGS,
+     "init_subclass() -> classmethod\n\nRecord.__init_subclass__, served by this Builder."},
+    {"build", builder_build, METH_O,
+     "build(cls) -> bool\n\nBuild the new sealed record class cls in C; return False, "
+     "having changed nothing, to leave it to records._builder."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BuilderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "records._accelerator_c.Builder",
+    .tp_basicsize = sizeof(Builder),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The C class builder of one Record class, with the helpers it shares with Python.",
+    .tp_new = builder_new,
+    .tp_dealloc = (destructor)builder_dealloc,
+    .tp_traverse = (traverseproc)builder_traverse,
+    .tp_clear = (inquiry)builder_clear,
+    .tp_methods = builder_methods,
+};

@@ -1,0 +1,453 @@
+"""
+The class builder: what ``Record.__init_subclass__`` does to a new class.
+
+This is the reference. The C accelerator builds the common class statement
+itself (``build_record()`` in ``records/_accelerator_c.c``), in the same steps
+under the same names, and leaves everything else, every definition error
+included, to this module:
+
+1. ``may_seal`` and ``_layout.seal``: the instance layout is decided and
+   changed first, before records runs code that could hand the class out;
+2. ``compute_parts``: every attribute the class needs, computed and checked
+   (``collect_fields`` for the fields it declares, ``make_new`` for its
+   constructor) into a ``Parts``, with nothing written yet; a definition
+   error raises here;
+3. ``write_parts``: the parts into the class, then the C constructor where
+   the accelerator is loaded.
+"""
+
+from __future__ import annotations
+
+import sys
+from _thread import _count as _running_threads
+
+from . import _layout, _rules
+from ._accelerator import c as accelerator
+from ._accessors import accessor, default_docs
+from ._codegen import make_new as _make_new_function
+from ._compat import is_classvar, own_annotations
+from ._fields import FACTORY, MISSING, Field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from types import FunctionType
+    from typing import Any
+
+    from ._record import Record
+
+# Field names already checked by check_field_name. Names repeat across a
+# program's records, so most checks become one set lookup; the set is emptied
+# when it grows large, and set.add is atomic. Only exact str objects enter it:
+# a str subclass could answer a lookup with its own __hash__ and __eq__.
+_valid_names: set[str] = set()
+
+class Parts:
+    """What ``compute_parts`` finds for a class, before anything is written."""
+
+    __slots__ = (
+        "accessors",
+        "class_getitem",
+        "defaults",
+        "doc",
+        "factories",
+        "factories_by_name",
+        "names",
+        "new",
+        "new_defaults",
+        "own",
+    )
+
+    def __init__(self, inherited: tuple[str, ...]) -> None:
+        #: Every field name, inherited ones first.
+        self.names = inherited
+        #: The names this class declares, and their accessors.
+        self.own: list[str] = []
+        self.accessors: list[Any] = []
+        #: ``_field_defaults``: plain defaults by name.
+        self.defaults: dict[str, Any] = {}
+        #: The constructor's ``__defaults__`` (``FACTORY`` for a factory).
+        self.new_defaults: list[Any] = []
+        #: The constructor's factories by field index, and by name when the
+        #: class declares any (``__record_factories__``).
+        self.factories: dict[int, Callable[[], Any]] = {}
+        self.factories_by_name: dict[str, Callable[[], Any]] | None = None
+        #: The ``__new__`` to set, unless the body defines one.
+        self.new: Any = None
+        #: The default ``__doc__``, unless the body has one.
+        self.doc: str | None = None
+        #: ``typing.Generic``'s ``__class_getitem__``, for a generic record.
+        self.class_getitem: Any = None
+
+
+def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
+    """
+    Seal the layout of the new class *cls*, a subclass of *record_base*
+    (``Record``), if ``may_seal`` allows it; return whether its instances have
+    no ``__dict__``. Call it before running any other code that could hand
+    out the class.
+    """
+    if _is_sealed(cls):
+        return True
+    return may_seal(cls, record_base) and _layout.seal(cls)
+
+
+def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None:
+    """
+    Turn the freshly created class *cls*, a subclass of *record_base*
+    (``Record``), into a record type; *sealed* says whether ``seal_if_safe``
+    removed its instance dict.
+
+    This runs for every record class statement, so it is written for speed:
+    one pass over the annotations that validates each field and collects
+    everything the constructor needs; messages are built only on error paths.
+    """
+    parts = compute_parts(cls, record_base)
+    write_parts(parts, cls, sealed=sealed)
+
+
+def build_declined(cls: type[Record], record_base: type[Record]) -> None:
+    """``build`` for a class the C builder sealed (or not) and then declined."""
+    build(cls, record_base, sealed=_is_sealed(cls))
+
+
+def may_seal(cls: type, record_base: type[Record]) -> bool:
+    """
+    Tell whether no instance of *cls* can exist yet, so that its layout may change.
+
+    Only code that had the class before records could have made one: a
+    ``__set_name__`` of a value in its body, an ``__init_subclass__`` of a
+    class before ``Record`` in its MRO, or, since this is Python code that
+    other threads may interleave with, another thread that found it through
+    ``__subclasses__()``. Where any of these may have run, the class keeps its
+    ``__dict__`` slot (and forbids attributes instead). Enum mix-ins keep it
+    too: their members need one.
+    """
+    if _running_threads() or _is_enum(cls):
+        return False
+    for klass in cls.__mro__[1:]:
+        if klass is record_base:
+            break
+        hook = klass.__dict__.get("__init_subclass__")
+        if hook is not None and not _is_typing_hook(hook):
+            return False
+    return not any(hasattr(type(value), "__set_name__") for value in cls.__dict__.values())
+
+
+def _is_sealed(cls: type) -> bool:
+    """Tell whether instances of *cls* have no ``__dict__``."""
+    return getattr(cls, "__dictoffset__", None) == 0
+
+
+def _is_enum(cls: type) -> bool:
+    """Tell whether *cls* is an ``enum`` class (its metaclass comes from ``enum``)."""
+    enum = sys.modules.get("enum")
+    return enum is not None and isinstance(cls, enum.EnumMeta)
+
+
+def _is_typing_hook(hook: object) -> bool:
+    """Tell whether *hook* is the ``__init_subclass__`` of ``typing.Generic`` or ``Protocol``."""
+    typing = sys.modules.get("typing")
+    return typing is not None and any(
+        hook is base.__dict__.get("__init_subclass__")
+        for base in (typing.Generic, typing.Protocol)
+    )
+
+
+def compute_parts(cls: type[Record], record_base: type[Record]) -> Parts:
+    """Compute and check everything *cls* needs, without changing it."""
+    record = cls.__name__
+    namespace = cls.__dict__
+    if (
+        "_fields" in namespace
+        or "_field_defaults" in namespace
+        or "__record_factories__" in namespace
+    ):
+        name = min(_rules.COMPUTED_NAMES.intersection(namespace))
+        raise TypeError(_rules.computed_name_message(record, name))
+    bases = cls.__bases__
+    source: type[Record]
+    if len(bases) == 1 and (bases[0] is record_base or "_fields" in bases[0].__dict__):
+        source = bases[0]  # the common case: one record base that declared fields
+    else:
+        source = _fields_source(cls, record_base)
+    parts = Parts(source._fields)
+    annotations = own_annotations(cls)
+    if annotations:
+        collect_fields(parts, cls, source, annotations)
+    if parts.own:
+        parts.names = (*source._fields, *parts.own)
+        if parts.factories_by_name is not None:
+            parts.factories_by_name = {
+                **source.__record_factories__,
+                **{parts.names[index]: factory for index, factory in parts.factories.items()},
+            }
+        if "__new__" not in namespace:
+            parts.new = make_new(parts, cls, source, annotations, record_base)
+    if "__doc__" not in namespace or namespace["__doc__"] is None:
+        parts.doc = f"{record}({', '.join(parts.names)})"
+    if "__parameters__" in namespace and "__class_getitem__" not in namespace:
+        # typing.Generic's subscription, not tuple's: Pair[int] must check
+        # its parameters, and tuple comes first in a generic record's MRO.
+        parts.class_getitem = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
+    return parts
+
+
+def collect_fields(
+    parts: Parts, cls: type[Record], source: type[Record], annotations: dict[str, Any]
+) -> None:
+    """Check the fields *cls* declares in *annotations*, and make their parts."""
+    record = cls.__name__
+    namespace = cls.__dict__
+    inherited = source._fields
+    inherited_defaults = source._field_defaults
+    inherited_factories = source.__record_factories__
+    parts.defaults = dict(inherited_defaults)
+    previous_default = None
+    if inherited_defaults or inherited_factories:
+        parts.new_defaults, parts.factories = _constructor_defaults(
+            inherited, inherited_defaults, inherited_factories
+        )
+        previous_default = inherited[-1]
+    index = len(inherited)
+    docs = default_docs(index + len(annotations))
+    for name, annotation in annotations.items():
+        if annotation.__class__ is not type and is_classvar(annotation):
+            continue
+        if type(name) is not str or name not in _valid_names:
+            check_field_name(record, name)
+        if name in inherited:
+            declared_in = _declaring_class(source, name).__name__
+            raise TypeError(_rules.inherited_field_message(record, name, declared_in))
+        doc = docs[index]
+        if name not in namespace:  # a mappingproxy: "in" and [] are fast, .get() is not
+            if previous_default is not None:
+                raise TypeError(_rules.field_order_message(record, name, previous_default))
+        else:
+            value = namespace[name]
+            if value.__class__ is not Field:
+                if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
+                    raise ValueError(_rules.mutable_default_message(record, name, value))
+                parts.defaults[name] = value
+                parts.new_defaults.append(value)
+                previous_default = name
+            else:
+                previous_default = add_field_spec(
+                    parts, record, name, index, value, previous_default
+                )
+                if value.doc is not None:
+                    doc = value.doc
+        parts.accessors.append(accessor(index, doc))
+        parts.own.append(name)
+        index += 1
+
+
+def add_field_spec(
+    parts: Parts, record: str, name: str, index: int, spec: Field, previous_default: str | None
+) -> str | None:
+    """
+    Take the default of field *name* given as ``field(...)`` *spec*; return
+    the name of the last field with a default so far.
+    """
+    default, factory = spec.default, spec.default_factory
+    if factory is not MISSING:
+        if default is not MISSING:
+            raise TypeError(_rules.default_and_factory_message(record, name))
+        if not callable(factory):
+            raise TypeError(_rules.factory_not_callable_message(record, name, factory))
+        parts.factories[index] = factory
+        parts.new_defaults.append(FACTORY)
+        if parts.factories_by_name is None:
+            parts.factories_by_name = {}
+        return name
+    if default is not MISSING:
+        if isinstance(default, _rules.MUTABLE_DEFAULT_TYPES):
+            raise ValueError(_rules.mutable_default_message(record, name, default))
+        parts.defaults[name] = default
+        parts.new_defaults.append(default)
+        return name
+    if previous_default is not None:
+        raise TypeError(_rules.field_order_message(record, name, previous_default))
+    return None
+
+
+def make_new(
+    parts: Parts,
+    cls: type[Record],
+    source: type[Record],
+    annotations: dict[str, Any],
+    record_base: type[Record],
+) -> Any:
+    """Return the ``__new__`` of *cls* (a ``staticmethod``, or the C constructor)."""
+    if source._fields:
+        types = field_types(source, record_base)
+        types.update((name, annotations[name]) for name in parts.own)
+    elif len(parts.own) == len(annotations):
+        types = dict(annotations)
+    else:
+        types = {name: annotations[name] for name in parts.own}
+    function = _make_new_function(
+        parts.names,
+        tuple(parts.new_defaults) or None,
+        parts.factories,
+        qualname=f"{cls.__qualname__}.__new__",
+        module=cls.__module__,
+        annotations=types,
+    )
+    if accelerator is not None:
+        return accelerator.constructor(function, parts.names, parts.factories, FACTORY)
+    return staticmethod(function)
+
+
+def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
+    """Write *parts* into *cls*, in the order the C builder writes them."""
+    attributes: dict[str, Any] = dict(zip(parts.own, parts.accessors))
+    if parts.own:
+        attributes["_fields"] = parts.names
+        attributes["_field_defaults"] = parts.defaults
+        if parts.factories_by_name is not None:
+            attributes["__record_factories__"] = parts.factories_by_name
+        if "__match_args__" not in cls.__dict__:
+            attributes["__match_args__"] = parts.names
+        if parts.new is not None:
+            attributes["__new__"] = parts.new
+    if parts.doc is not None:
+        attributes["__doc__"] = parts.doc
+    if parts.class_getitem is not None:
+        attributes["__class_getitem__"] = parts.class_getitem
+    _layout.write(cls, attributes)
+    if not sealed and not _is_enum(cls):
+        _forbid_attribute_changes(cls)
+    if accelerator is not None:
+        accelerator.enable(cls)
+
+
+def check_field_name(record: str, name: object) -> None:
+    """Raise ``ValueError`` unless *name* can name a field of *record*."""
+    message = _rules.invalid_name_message(record, name)
+    if message is not None:
+        raise ValueError(message)
+    if type(name) is str:
+        if len(_valid_names) > 4096:
+            _valid_names.clear()
+        _valid_names.add(name)
+
+
+def _fields_source(cls: type[Record], record_base: type[Record]) -> type[Record]:
+    """
+    Return the class in *cls*'s MRO that its inherited fields come from.
+
+    That is the nearest record class that declared fields, or ``Record``. Any
+    other record base that declares fields must be one of its ancestors, and
+    no base may be another kind of named tuple.
+    """
+    source: type[Record] = record_base
+    for klass in cls.__mro__[1:]:
+        fields = klass.__dict__.get("_fields")
+        if not fields:
+            continue
+        if not issubclass(klass, record_base):
+            if issubclass(klass, tuple):
+                msg = _rules.named_tuple_base_message(cls.__name__, klass.__name__)
+                raise TypeError(msg)
+            continue
+        if source is record_base:
+            source = klass
+        elif not issubclass(source, klass):
+            msg = _rules.two_record_bases_message(cls.__name__, source.__name__, klass.__name__)
+            raise TypeError(msg)
+    return source
+
+
+def _declaring_class(source: type[Record], name: str) -> type[Record]:
+    """Return the class in *source*'s MRO whose body declared field *name*."""
+    for klass in source.__mro__:
+        if name in own_annotations(klass):
+            return klass
+    return source  # pragma: no cover - every inherited field was declared somewhere
+
+
+def field_types(source: type[Record], record_base: type[Record]) -> dict[str, Any]:
+    """Return the annotation of every field of *source*, by name."""
+    types: dict[str, Any] = {}
+    for klass in reversed(source.__mro__):
+        if issubclass(klass, record_base) and klass is not record_base:
+            annotations = own_annotations(klass)
+            types.update(
+                (name, annotations[name]) for name in annotations if name in source._fields
+            )
+    return types
+
+
+def _constructor_defaults(
+    names: tuple[str, ...],
+    defaults: Mapping[str, Any],
+    factories: Mapping[str, Callable[[], Any]],
+) -> tuple[list[Any], dict[int, Callable[[], Any]]]:
+    """
+    Return a constructor's ``__defaults__`` (``FACTORY`` for a factory) and
+    its factories by field index, for fields *names*.
+    """
+    new_defaults: list[Any] = []
+    new_factories: dict[int, Callable[[], Any]] = {}
+    for index, name in enumerate(names):
+        if name in factories:
+            new_factories[index] = factories[name]
+            new_defaults.append(FACTORY)
+        elif name in defaults:
+            new_defaults.append(defaults[name])
+    return new_defaults, new_factories
+
+
+def constructor_for(cls: type[Record]) -> FunctionType:
+    """
+    Return a ``__new__`` taking the fields of *cls*, for ``Record.__new__``.
+
+    Classes with fields get theirs from ``build``; this slower path serves
+    ``super().__new__`` from a ``__new__`` written in a record's body.
+    """
+    names = cls._fields
+    new_defaults, new_factories = _constructor_defaults(
+        names, cls._field_defaults, cls.__record_factories__
+    )
+    return _make_new_function(
+        names,
+        tuple(new_defaults) or None,
+        new_factories,
+        qualname=f"{cls.__qualname__}.__new__",
+        module=cls.__module__,
+    )
+
+
+def _forbid_attribute_changes(cls: type[Record]) -> None:
+    """Make setting or deleting attributes raise, where the dict slot stays."""
+    if "__setattr__" not in cls.__dict__:
+        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
+    if "__delattr__" not in cls.__dict__:
+        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
+
+
+def _has_data_descriptor(cls: type, name: str, method: str) -> bool:
+    """Tell whether *name* on *cls* is a descriptor with *method* (``__set__``/``__delete__``)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return hasattr(type(klass.__dict__[name]), method)
+    return False
+
+
+def _frozen_setattr(self: Record, name: str, value: object) -> None:
+    """Set *name* only through a descriptor (a field says no), as without ``__dict__``."""
+    cls = type(self)
+    if _has_data_descriptor(cls, name, "__set__"):
+        object.__setattr__(self, name, value)
+        return
+    raise AttributeError(_rules.no_dict_message(cls.__name__, name))
+
+
+def _frozen_delattr(self: Record, name: str) -> None:
+    """Delete *name* only through a descriptor (a field says no), as without ``__dict__``."""
+    cls = type(self)
+    if _has_data_descriptor(cls, name, "__delete__"):
+        object.__delattr__(self, name)
+        return
+    raise AttributeError(_rules.no_dict_message(cls.__name__, name))

@@ -1,0 +1,468 @@
+"""
+Memory safety: every route that once crashed or corrupted memory, each run in
+a subprocess under ``-X dev`` (so a crash fails the test, not the run), on the
+path this suite runs on (the subprocess inherits ``RECORDS_PURE_PYTHON``).
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from support.platform_marks import cpython_only
+
+import records
+from records import Record, field
+
+accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
+
+
+def run(code, *, prelude=""):
+    """Run *code* in a fresh interpreter under -X dev; return its output, or fail with it."""
+    source = textwrap.dedent(prelude) + textwrap.dedent(code)
+    result = subprocess.run(
+        [sys.executable, "-X", "dev", "-c", source],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+        check=False,
+        timeout=120,
+    )
+    assert 0 == result.returncode, result.stderr[-3000:]
+    return result.stdout
+
+
+# Asserts, in the child, that an instance has its class's final layout: the
+# size of a tuple where the class was sealed, and no __dict__ it did not have.
+SAME_LAYOUT = """
+import sys
+def same_layout(instance):
+    cls = type(instance)
+    sealed = cls.__dictoffset__ == 0
+    assert sealed != hasattr(instance, "__dict__"), cls
+    if sealed:
+        assert sys.getsizeof(instance) == sys.getsizeof(tuple(instance)), cls
+"""
+
+
+class TestInstanceBeforeTheSeal:
+    """No instance ever has a layout other than its class's final one (every route)."""
+
+    def test_base_init_subclass_makes_an_instance(self):
+        """A base's __init_subclass__ that calls the class before Record's hook runs."""
+        output = run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    cls.DEFAULT = cls(0)  # before Record's hook
+                    super().__init_subclass__(**kw)
+            for i in range(200):
+                class Child(Base):
+                    pass
+                same_layout(Child.DEFAULT)
+                same_layout(Child(1))
+                del Child.DEFAULT
+                junk = [(i, j) for j in range(100)]
+            try:
+                Child(1).y = 2
+            except AttributeError:
+                print("immutable")
+            """
+        )
+        assert "immutable" in output
+
+    def test_raw_tuple_new_in_a_hook(self):
+        """tuple.__new__(cls, ...) from a base's hook, before Record's hook runs."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    cls.RAW = tuple.__new__(cls, (0,))
+                    super().__init_subclass__(**kw)
+            for i in range(200):
+                class Child(Base):
+                    y: int = 0
+                same_layout(Child.RAW)
+                same_layout(Child(1))
+                del Child.RAW
+                junk = [(i, j) for j in range(100)]
+            """
+        )
+
+    def test_set_name_makes_an_instance(self):
+        """A descriptor's __set_name__ that makes an instance of the class it is set on."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            made = []
+            class Maker:
+                def __set_name__(self, owner, name):
+                    made.append(tuple.__new__(owner, (1,)))
+            for i in range(200):
+                class Point(Record):
+                    x: int
+                    hook = Maker()
+                same_layout(made.pop())
+                same_layout(Point(2))
+                junk = [(i, j) for j in range(100)]
+            """
+        )
+
+    def test_mixin_hook_after_record(self):
+        """A mixin after Record in the MRO runs its hook after the seal: instances are final."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Mixin:
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+                    cls.RAW = tuple.__new__(cls, (0,))
+            for i in range(200):
+                class Point(Record, Mixin):
+                    x: int
+                same_layout(Point.RAW)
+                junk = [(i, j) for j in range(100)]
+            """
+        )
+
+    def test_another_thread_calls_new_classes(self):
+        """A thread that calls every class in Base.__subclasses__() while others are built."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            import threading
+            from records import Record
+            class Base(Record):
+                x: int
+            done = threading.Event()
+            made = []
+            def call_them():
+                while not done.is_set():
+                    for cls in Base.__subclasses__():
+                        try:
+                            made.append(cls(0))
+                            made.append(tuple.__new__(cls, (0,)))
+                        except TypeError:
+                            pass
+                    del made[:-50]
+            thread = threading.Thread(target=call_them)
+            thread.start()
+            sys.setswitchinterval(1e-6)
+            try:
+                for i in range(2000):
+                    class Child(Base):
+                        y: int = 0
+                    del Child
+            finally:
+                done.set()
+                thread.join()
+            for instance in made:
+                same_layout(instance)
+            """
+        )
+
+    def test_unsealed_records_stay_immutable(self):
+        """Where a hook had the class first, the class keeps its dict slot and forbids attributes."""
+
+        class Base(Record):
+            x: int
+
+            def __init_subclass__(cls, **kwargs):
+                super().__init_subclass__(**kwargs)
+
+        class Child(Base):
+            y: int = 0
+
+        child = Child(1)
+        with pytest.raises(AttributeError):
+            child.z = 1
+        with pytest.raises(AttributeError):
+            child.x = 2
+        assert (1, 0) == child
+
+
+@accelerated
+class TestConstructorReentrancy:
+    """The C constructor holds what it uses while Python code runs."""
+
+    def test_factory_deletes_new(self):
+        """A factory that deletes the class's __new__ during the call (a use after free once)."""
+        output = run(
+            """
+            from records import Record, field
+            def f():
+                # The constructor's data: in __new__ now, once in its own attribute.
+                for name in ("__new__", "__record_constructor__"):
+                    if name in P.__dict__:
+                        delattr(P, name)
+                return []
+            class P(Record):
+                a: list = field(default_factory=f)
+                b: list = field(default_factory=list)
+            for _ in range(3):
+                print(P())
+            """
+        )
+        assert "P(a=[], b=[])" in output
+
+    def test_factory_changes_defaults(self):
+        """A factory that replaces __new__.__defaults__ while the call uses them."""
+        output = run(
+            """
+            from records import Record, field
+            def f():
+                P.__new__.__defaults__ = (object(), object())
+                return 7
+            class P(Record):
+                a: int = field(default_factory=f)
+                b: str = "kept"
+            print(P())
+            """
+        )
+        assert "P(a=7, b='kept')" in output
+
+    def test_no_half_built_record_is_visible(self):
+        """A factory that looks for the record being built finds none with missing items."""
+        output = run(
+            """
+            import gc
+            from records import Record, field
+            def f():
+                seen = [o for o in gc.get_objects() if type(o) is P]
+                print("seen", [tuple(o) for o in seen])
+                return 0
+            class P(Record):
+                a: int = field(default_factory=f)
+                b: int = 0
+            print(P(), P())
+            """
+        )
+        assert "P(a=0, b=0) P(a=0, b=0)" in output
+
+    def test_constructor_cannot_be_made_empty(self):
+        """The Constructor type cannot be instantiated or re-initialized from Python."""
+        new = vars(Point)["__new__"]
+        with pytest.raises(TypeError):
+            type(new)(lambda cls: None)
+        with pytest.raises(TypeError):
+            staticmethod.__new__(type(new), lambda cls: None)
+        with pytest.raises(TypeError):
+            type(new).__init__(new, lambda cls: None)
+        assert Point(1, 2) == (1, 2)
+
+
+class Point(Record):
+    x: int
+    y: int = 0
+
+
+@accelerated
+class TestBuilderReentrancy:
+    """The C class builder holds what it reads while Python code runs."""
+
+    def test_default_deletes_annotations(self):
+        """A default whose __class__ drops the class's annotations during the build."""
+        output = run(
+            """
+            import gc
+            from records import Record
+            class Evil:
+                @property
+                def __class__(self):
+                    for cls in Record.__subclasses__():
+                        if cls.__name__ == "Target" and "__annotations__" in cls.__dict__:
+                            del cls.__annotations__
+                            cls.__annotations__ = {"other": int}
+                    gc.collect()
+                    junk = [{"k": i} for i in range(1000)]
+                    return Evil
+            class Target(Record):
+                x: int
+                y: object = Evil()
+            print(Target._fields, Target(1))
+            """
+        )
+        assert "('x', 'y')" in output
+
+    def test_default_drops_the_base(self):
+        """A default whose __class__ replaces the base's fields and the class's bases."""
+        run(
+            """
+            import gc
+            from records import Record
+            class Base(Record):
+                a: int
+            class Other(Record):
+                pass
+            class Evil:
+                @property
+                def __class__(self):
+                    for cls in Base.__subclasses__():
+                        try:
+                            cls.__bases__ = (Other,)
+                        except TypeError:
+                            pass
+                    gc.collect()
+                    return Evil
+            for _ in range(20):
+                try:
+                    class Target(Base):
+                        y: object = Evil()
+                except TypeError:
+                    pass
+            """
+        )
+
+
+class TestProcessWideState:
+    """What the C builder is configured with belongs to its Record, not to the process."""
+
+    def test_reload_of_the_record_module(self):
+        """After importlib.reload(records._record), both Record classes build records."""
+        output = run(
+            """
+            import importlib
+            import records, records._record
+            from records import Record
+            importlib.reload(records._record)
+            class P(Record):
+                x: int
+            class Q(records._record.Record):
+                y: int = 2
+            print(P(1), Q())
+            """
+        )
+        assert "P(x=1) Q(y=2)" in output
+
+    def test_second_import(self):
+        """Records imported again from scratch work beside the first import's."""
+        output = run(
+            """
+            import sys
+            import records
+            First = records.Record
+            for name in [n for n in sys.modules if n == "records" or n.startswith("records.")]:
+                del sys.modules[name]
+            import records
+            class P(First):
+                x: int
+            class Q(records.Record):
+                y: int = 2
+            print(P(1), Q(), records.ACCELERATOR)
+            """
+        )
+        assert "P(x=1) Q(y=2)" in output
+
+    @cpython_only
+    def test_subinterpreter(self):
+        """A subinterpreter importing records leaves the main interpreter's records working."""
+        testcapi = pytest.importorskip("_testcapi")
+        if not hasattr(testcapi, "run_in_subinterp"):
+            pytest.skip("this _testcapi has no run_in_subinterp")
+        output = run(
+            """
+            import _testcapi
+            import records
+            from records import Record
+            code = (
+                "import records\\n"
+                "class S(records.Record):\\n"
+                "    x: int\\n"
+                "assert S(1).x == 1, records.ACCELERATOR\\n"
+            )
+            assert _testcapi.run_in_subinterp(code) == 0
+            class P(Record):
+                x: int
+            print(P(1))
+            """
+        )
+        assert "P(x=1)" in output
+
+
+class TestOneBehaviourOnBothPaths:
+    """Corners where the C and Python paths once disagreed."""
+
+    def test_named_tuple_base_is_refused(self):
+        """A collections.namedtuple base, in either order, is refused at the class statement."""
+        import collections
+
+        pair = collections.namedtuple("NT", "a b")
+        message = "record 'P': cannot inherit from the named tuple 'NT'"
+        with pytest.raises(TypeError, match=message):
+
+            class P(pair, Record):
+                c: int
+
+        with pytest.raises(TypeError, match=message):
+
+            class P(Record, pair):  # noqa: F811
+                c: int
+
+    def test_field_named_cls(self):
+        """Record.__new__ takes cls positionally only, so a field may be called cls."""
+
+        class Klass(Record):
+            cls: str
+
+            def __new__(klass, name):
+                return super().__new__(klass, cls=name.upper())
+
+        assert ("A",) == Klass("a")
+
+    def test_new_defaults_assigned_later(self):
+        """The namedtuple idiom Q.__new__.__defaults__ = (...) is used by every call."""
+
+        class Q(Record):
+            x: int
+            y: int = 0
+
+        Q.__new__.__defaults__ = (99,)
+        assert (1, 99) == Q(1)
+        assert (1, 99) == Q.__new__(Q, 1)
+        Q.__new__.__defaults__ = (5, 6)
+        assert (5, 6) == Q()
+
+    def test_str_subclass_names_are_checked(self):
+        """A str subclass never takes the cached route for field names, however it hashes."""
+
+        class Rigged(str):
+            def __hash__(self):
+                return hash("a")
+
+            def __eq__(self, other):
+                return True
+
+        class Valid(Record):
+            a: int
+
+        for name in (Rigged("not an identifier!"), Rigged("class"), Rigged("a")):
+            with pytest.raises(ValueError, match="field names must be strings, not 'Rigged'"):
+                type("C", (Record,), {"__annotations__": {name: int}})
+
+    def test_replace_on_a_short_record(self):
+        """_replace on a record with too few items raises one TypeError naming the record."""
+        short = tuple.__new__(Point, ())
+        with pytest.raises(TypeError, match="record 'Point': cannot replace fields of a record"):
+            short._replace(x=1)
+
+    def test_factory_marker_passed_explicitly(self):
+        """Passing the <factory> default explicitly calls the factory, as leaving it out does."""
+        import inspect
+
+        class Tagged(Record):
+            name: str
+            tags: list = field(default_factory=list)
+
+        marker = inspect.signature(Tagged).parameters["tags"].default
+        made = Tagged("a", tags=marker)
+        assert [] == made.tags
+        assert made.tags is not Tagged("b", marker).tags
