@@ -39,9 +39,9 @@ from ._native import speedups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from types import FunctionType
-    from typing import Any
+    from typing import Any, ClassVar
 
     from typing_extensions import Self
 
@@ -87,13 +87,22 @@ class Record(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
-    #: The field names, in order.
-    _fields: tuple[str, ...] = ()
-    #: Plain default values by field name (fields with a factory are not in it).
-    _field_defaults: dict[str, Any] = {}  # noqa: RUF012
-    #: Default factories by field name.
-    __record_factories__: Mapping[str, Callable[[], Any]] = {}
-    __match_args__: tuple[str, ...] = ()
+    # Record's own attributes carry no annotations at run time: they are not
+    # fields, and typing.get_type_hints(), which reads every class of a
+    # record's MRO, must find only the fields there. The declarations below
+    # are for type checkers only (and the stub declares them for users).
+    if TYPE_CHECKING:
+        #: The field names, in order.
+        _fields: ClassVar[tuple[str, ...]]
+        #: Plain default values by field name (fields with a factory are not in it).
+        _field_defaults: ClassVar[dict[str, Any]]
+        #: Default factories by field name.
+        __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
+        __match_args__: ClassVar[tuple[str, ...]]
+    _fields = ()
+    _field_defaults = {}  # noqa: RUF012 - replaced, never mutated, by every record class
+    __record_factories__ = {}  # noqa: RUF012 - likewise
+    __match_args__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # When Record, tuple and object end the MRO, the next __init_subclass__
@@ -162,6 +171,26 @@ class Record(tuple):  # type: ignore[type-arg]
         finally:
             _repr_running.discard(key)
         return f"{self.__class__.__name__}({items})"
+
+    def __rich_repr__(self) -> Iterator[Any] | None:
+        """
+        Lay the record out field by field in rich's pretty printer, as rich
+        does for ``collections.namedtuple`` (unless the class defines its own
+        ``__repr__``).
+        """
+        from ._interop import rich_repr
+
+        return rich_repr(self, Record.__repr__)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """
+        Give pydantic the schema of a named tuple with these fields, in which
+        fields with a ``default_factory`` are optional.
+        """
+        from ._interop import pydantic_core_schema
+
+        return pydantic_core_schema(cls, source, handler)
 
     @classmethod
     def define(
