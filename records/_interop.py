@@ -77,4 +77,3 @@ def rich_repr(record: Record, default_repr: Callable[[Any], str]) -> Iterator[An
     if type(record).__repr__ is not default_repr:
         return None
     return zip(record._fields, record)
-
