@@ -105,6 +105,7 @@ class Record(tuple):  # type: ignore[type-arg]
     __match_args__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make the new subclass a record type from its annotations."""
         # When Record, tuple and object end the MRO, the next __init_subclass__
         # is object's, which does nothing without keywords: skip the call.
         if kwargs or cls.__mro__[-3] is not Record:
@@ -113,13 +114,11 @@ class Record(tuple):  # type: ignore[type-arg]
             _build(cls)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
-        """
-        Build a record of *cls* from its fields.
-
-        Every record class with fields has a generated ``__new__`` of its own;
-        this one is reached through ``super().__new__(cls, ...)`` from a
-        ``__new__`` defined in a record's body, and for records without fields.
-        """
+        """Create a new record from its fields, given by position or keyword."""
+        # Every record class with fields has a generated __new__ of its own
+        # (which help() shows with this docstring); this one is reached through
+        # super().__new__(cls, ...) from a __new__ defined in a record's body,
+        # and for records without fields.
         if cls is Record:
             msg = "Record cannot be instantiated directly: subclass it and declare fields"
             raise TypeError(msg)

@@ -70,7 +70,7 @@ class TestParity:
             recipes["cattrs"]["register_records"](converter)
         segment = models.Segment(models.Point(1, 2), models.Point(3), "s")
         text = converter.dumps(segment)
-        assert "[[1, 2], [3, 0], \"s\"]" == text
+        assert '[[1, 2], [3, 0], "s"]' == text
         assert segment == converter.loads(text, models.Segment)
 
 

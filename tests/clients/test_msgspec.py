@@ -32,7 +32,9 @@ class TestParity:
 
     def test_errors_name_the_position(self, models):
         """A wrong item type is reported with its path."""
-        with pytest.raises(msgspec.ValidationError, match=r"Expected `int`, got `str` - at `\$\[1\]`"):
+        with pytest.raises(
+            msgspec.ValidationError, match=r"Expected `int`, got `str` - at `\$\[1\]`"
+        ):
             msgspec.json.decode(b'[1, "a"]', type=models.Point)
         with pytest.raises(msgspec.ValidationError, match="Expected `array` of length 1 to 2"):
             msgspec.json.decode(b"[]", type=models.Point)

@@ -15,8 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from conftest import KINDS
+from clients_support import KINDS, libraries_page
 
 HEADER = """
 import sys
@@ -25,7 +24,9 @@ from records import Record, field
 Base = {kind}
 """
 
-DEFINE = HEADER + """
+DEFINE = (
+    HEADER
+    + """
 class Point(Base):
     x: int
     y: int = 0
@@ -37,6 +38,7 @@ class Point(Base):
 class Point3(Point{record_only}):
     z: int = 0
 """
+)
 
 # Factories and inheritance only where the base has them.
 RECORD_ONLY = """
@@ -124,7 +126,9 @@ if Base is Record:
 @pytest.mark.parametrize("kind", KINDS)
 def test_joblib_process_workers(kind, tmp_path):
     """joblib's process backend sends a __main__ class to its workers and back."""
-    script = DEFINE.format(kind=kind, record_only="") + """
+    script = (
+        DEFINE.format(kind=kind, record_only="")
+        + """
 import os
 from joblib import Parallel, delayed
 
@@ -140,16 +144,19 @@ if __name__ == "__main__":
     assert all(type(point).__name__ == "Point" and point.norm() for point in points)
     print(points)
 """
+    )
     assert "[Point(x=1, y=1), Point(x=2, y=1), Point(x=3, y=1), Point(x=4, y=1)]\n" == run(
         script, cwd=tmp_path
     )
 
 
-SCRIPT_BLOCK = re.compile(r"```py\n(# Script: (?P<name>[^\n]+)\n.*?)```\n\nprints\n\n```text\n(?P<output>.*?)```", re.DOTALL)
+SCRIPT_BLOCK = re.compile(
+    r"```py\n(# Script: (?P<name>[^\n]+)\n.*?)```\n\nprints\n\n```text\n(?P<output>.*?)```",
+    re.DOTALL,
+)
 
 
 def test_documented_joblib_script(tmp_path):
     """The joblib script on the "Records and other libraries" page prints what the page says."""
-    page = (Path(__file__).parent.parent.parent / "docs" / "pages" / "libraries.md").read_text()
-    (match,) = [m for m in SCRIPT_BLOCK.finditer(page) if m["name"] == "joblib"]
+    (match,) = [m for m in SCRIPT_BLOCK.finditer(libraries_page()) if m["name"] == "joblib"]
     assert match["output"] == run(match[1], cwd=tmp_path)

@@ -35,7 +35,9 @@ class TestParity:
             adapter.validate_python(["a"])
         with pytest.raises(ValidationError) as by_name:
             adapter.validate_python({"y": 1})
-        assert [((0,), "int_parsing")] == [(e["loc"], e["type"]) for e in by_position.value.errors()]
+        assert [((0,), "int_parsing")] == [
+            (e["loc"], e["type"]) for e in by_position.value.errors()
+        ]
         assert [(("x",), "missing")] == [(e["loc"], e["type"]) for e in by_name.value.errors()]
 
     def test_json_round_trip(self, models):
