@@ -42,7 +42,7 @@ def pydantic_core_schema(cls: type[Record], source: Any, handler: Any) -> Any:
     factories = cls.__record_factories__
     if not factories:
         return schema
-    from pydantic_core import core_schema
+    from pydantic_core import core_schema  # type: ignore[import-not-found,unused-ignore]
 
     def with_factories(parameters: list[Any]) -> list[Any]:
         return [
@@ -68,7 +68,9 @@ def pydantic_core_schema(cls: type[Record], source: Any, handler: Any) -> Any:
     return schema  # pragma: no cover - a schema shape this hook does not know
 
 
-def rich_repr(record: Record, default_repr: Callable[[Any], str]) -> Iterator[Any] | None:
+def rich_repr(
+    record: Record, default_repr: Callable[[Any], str]
+) -> Iterator[tuple[str, Any]] | None:
     """
     Return the ``(name, value)`` pairs rich lays out for *record*, or ``None``
     when its class defines its own ``__repr__`` (*default_repr* being the one

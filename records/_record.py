@@ -39,7 +39,7 @@ from ._native import speedups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from types import FunctionType
     from typing import Any, ClassVar
 
@@ -171,7 +171,7 @@ class Record(tuple):  # type: ignore[type-arg]
             _repr_running.discard(key)
         return f"{self.__class__.__name__}({items})"
 
-    def __rich_repr__(self) -> Iterator[Any] | None:
+    def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None:
         """
         Lay the record out field by field in rich's pretty printer, as rich
         does for ``collections.namedtuple`` (unless the class defines its own
