@@ -16,6 +16,11 @@ class Basket(BaseModel):
     order: Order
 
 
+class Node(Record):
+    value: int
+    children: "list[Node]" = field(default_factory=list)
+
+
 class TestParity:
     """The same assertions for a typing.NamedTuple and a Record with the same fields."""
 
@@ -123,3 +128,9 @@ class TestDefaultFactory:
         basket = Basket.model_validate({"order": {"customer": "ann"}})
         assert Order("ann") == basket.order
         assert '{"order":["ann",[],0]}' == basket.model_dump_json()
+
+    def test_recursive_record_with_factory(self):
+        """A record whose factory field holds records of its own class validates every level."""
+        node = TypeAdapter(Node).validate_python([1, [[2], {"value": 3}]])
+        assert Node(1, [Node(2), Node(3)]) == node
+        assert node.children[0].children is not node.children[1].children
