@@ -45,11 +45,7 @@ class Pair(Record, Generic[T]):
 POSTPONED = """
 from __future__ import annotations
 
-from typing import Generic, NamedTuple, TypeVar
-
 from records import Record
-
-T = TypeVar("T")
 
 
 class Point(Base):
@@ -57,9 +53,9 @@ class Point(Base):
     y: tuple[Point, ...] = ()
 
 
-class Pair(Base, Generic[T]):
-    first: T
-    second: Point
+class Segment(Base):
+    start: Point
+    end: Point | None = None
 """
 
 
@@ -93,7 +89,9 @@ class TestTypeHints:
         """Annotations under `from __future__ import annotations` resolve, forward references too."""
         module = postponed_module(base, monkeypatch)
         assert {"x": int, "y": tuple[module.Point, ...]} == typing.get_type_hints(module.Point)
-        assert {"first": module.T, "second": module.Point} == typing.get_type_hints(module.Pair)
+        assert {"start": module.Point, "end": module.Point | None} == typing.get_type_hints(
+            module.Segment
+        )
 
     @BASES
     def test_extras(self, base):
