@@ -55,7 +55,7 @@ class Point(Base):
 
 class Segment(Base):
     start: Point
-    end: Point | None = None
+    ends: list[Point]
 """
 
 
@@ -89,7 +89,7 @@ class TestTypeHints:
         """Annotations under `from __future__ import annotations` resolve, forward references too."""
         module = postponed_module(base, monkeypatch)
         assert {"x": int, "y": tuple[module.Point, ...]} == typing.get_type_hints(module.Point)
-        assert {"start": module.Point, "end": module.Point | None} == typing.get_type_hints(
+        assert {"start": module.Point, "ends": list[module.Point]} == typing.get_type_hints(
             module.Segment
         )
 
