@@ -15,7 +15,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from clients_support import KINDS, libraries_page
+
+from clients.support import KINDS, libraries_page
 
 HEADER = """
 import sys

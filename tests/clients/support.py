@@ -1,4 +1,4 @@
-"""Helpers of the clients suite: the libraries it needs, its two kinds of models, the docs recipes."""
+"""What the clients suite shares: the libraries it needs, its two kinds of models, the docs recipes."""
 
 import importlib.util
 import re
