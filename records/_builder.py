@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 # a str subclass could answer a lookup with its own __hash__ and __eq__.
 _valid_names: set[str] = set()
 
+
 class Parts:
     """What ``compute_parts`` finds for a class, before anything is written."""
 

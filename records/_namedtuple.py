@@ -117,6 +117,10 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
         "_asdict": _asdict,
         "__getnewargs__": __getnewargs__,
         "__match_args__": fields,
+        # The one addition to collections.namedtuple's class: rich lays a
+        # named tuple out field by field only when its __repr__ comes from
+        # collections, and this asks it to do the same here.
+        "__rich_repr__": _rich_repr,
     }
     if PY_3_13_PLUS:
         namespace["__replace__"] = _replace
@@ -168,3 +172,18 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
         return _tuple(self)
 
     return classmethod(_make), _replace, __repr__, _asdict, __getnewargs__
+
+
+#: The code of every ``__repr__`` that ``_methods`` makes.
+_REPR_CODE = _methods("namedtuple", ())[2].__code__
+
+
+def _rich_repr(self: Any) -> Any:
+    """
+    Lay the named tuple out field by field in rich's pretty printer, as rich
+    does for ``collections.namedtuple`` (unless a subclass has its own
+    ``__repr__``).
+    """
+    if getattr(type(self).__repr__, "__code__", None) is not _REPR_CODE:
+        return None
+    return zip(self._fields, self)

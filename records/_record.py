@@ -43,7 +43,7 @@ from ._compat import UNKNOWN_FIELD_ERROR
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
-    from typing import Any
+    from typing import Any, ClassVar
 
     from typing_extensions import Self
 
@@ -78,20 +78,30 @@ class Record(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
-    #: The field names, in order.
-    _fields: tuple[str, ...] = ()
-    #: Plain default values by field name (fields with a factory are not in it).
-    _field_defaults: dict[str, Any] = {}  # noqa: RUF012
-    #: Default factories by field name.
-    __record_factories__: Mapping[str, Callable[[], Any]] = {}
-    __match_args__: tuple[str, ...] = ()
+    # Record's own attributes carry no annotations at run time: they are not
+    # fields, and typing.get_type_hints(), which reads every class of a
+    # record's MRO, must find only the fields there. The declarations below
+    # are for type checkers only (and the stub declares them for users).
+    if TYPE_CHECKING:
+        #: The field names, in order.
+        _fields: ClassVar[tuple[str, ...]]
+        #: Plain default values by field name (fields with a factory are not in it).
+        _field_defaults: ClassVar[dict[str, Any]]
+        #: Default factories by field name.
+        __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
+        __match_args__: ClassVar[tuple[str, ...]]
+    _fields = ()
+    _field_defaults = {}  # noqa: RUF012 - replaced, never mutated, by every record class
+    __record_factories__ = {}  # noqa: RUF012 - likewise
+    __match_args__ = ()
 
     @replaced_in_c
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Make the new subclass a record type from its annotations (see ``_builder``)."""
-        # __class__ is the Record class this method was defined in (the one
-        # whose subclass this is, also after a reload of this module).
-        record_base = __class__
+        """Make the new subclass a record type from its annotations."""
+        # How, step by step: records/_builder.py. __class__ is the Record class
+        # this method was defined in (also after a reload of this module);
+        # mypy does not know the implicit __class__ cell of methods.
+        record_base = __class__  # type: ignore[name-defined]
         # The layout first: after this, mixins' hooks and anything else that
         # sees the class can only make instances of its final layout.
         sealed = _builder.seal_if_safe(cls, record_base)
@@ -102,14 +112,12 @@ class Record(tuple):  # type: ignore[type-arg]
         _builder.build(cls, record_base, sealed=sealed)
 
     def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
-        """
-        Build a record of *cls* from its fields.
-
-        Every record class with fields has a generated ``__new__`` of its own;
-        this one is reached through ``super().__new__(cls, ...)`` from a
-        ``__new__`` defined in a record's body, and for records without fields.
-        """
-        if cls is __class__:
+        """Create a new record from its fields, given by position or keyword."""
+        # Every record class with fields has a generated __new__ of its own
+        # (which help() shows with this docstring); this one is reached through
+        # super().__new__(cls, ...) from a __new__ defined in a record's body,
+        # and for records without fields.
+        if cls is __class__:  # type: ignore[name-defined]  # Record (see __init_subclass__)
             raise TypeError(_rules.abstract_record_message())
         return _builder.constructor_for(cls)(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
@@ -167,6 +175,26 @@ class Record(tuple):  # type: ignore[type-arg]
             _repr_running.discard(key)
         return f"{self.__class__.__name__}({items})"
 
+    def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None:
+        """
+        Lay the record out field by field in rich's pretty printer, as rich
+        does for ``collections.namedtuple`` (unless the class defines its own
+        ``__repr__``).
+        """
+        from ._interop import rich_repr
+
+        return rich_repr(self, Record.__repr__)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """
+        Give pydantic the schema of a named tuple with these fields, in which
+        fields with a ``default_factory`` are optional.
+        """
+        from ._interop import pydantic_core_schema
+
+        return pydantic_core_schema(cls, source, handler)
+
     @classmethod
     def define(
         cls,
@@ -201,4 +229,3 @@ class Record(tuple):  # type: ignore[type-arg]
         from ._functional import define
 
         return define(cls, typename, fields, defaults=defaults, module=module)
-

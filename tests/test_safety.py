@@ -71,7 +71,7 @@ class TestInstanceBeforeTheSeal:
                 Child(1).y = 2
             except AttributeError:
                 print("immutable")
-            """
+            """,
         )
         assert "immutable" in output
 
@@ -93,7 +93,7 @@ class TestInstanceBeforeTheSeal:
                 same_layout(Child(1))
                 del Child.RAW
                 junk = [(i, j) for j in range(100)]
-            """
+            """,
         )
 
     def test_set_name_makes_an_instance(self):
@@ -113,7 +113,7 @@ class TestInstanceBeforeTheSeal:
                 same_layout(made.pop())
                 same_layout(Point(2))
                 junk = [(i, j) for j in range(100)]
-            """
+            """,
         )
 
     def test_mixin_hook_after_record(self):
@@ -131,7 +131,7 @@ class TestInstanceBeforeTheSeal:
                     x: int
                 same_layout(Point.RAW)
                 junk = [(i, j) for j in range(100)]
-            """
+            """,
         )
 
     def test_another_thread_calls_new_classes(self):
@@ -167,7 +167,7 @@ class TestInstanceBeforeTheSeal:
                 thread.join()
             for instance in made:
                 same_layout(instance)
-            """
+            """,
         )
 
     def test_unsealed_records_stay_immutable(self):
@@ -404,7 +404,7 @@ class TestOneBehaviourOnBothPaths:
 
         with pytest.raises(TypeError, match=message):
 
-            class P(Record, pair):  # noqa: F811
+            class P(Record, pair):
                 c: int
 
     def test_field_named_cls(self):

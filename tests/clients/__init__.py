@@ -1,0 +1,1 @@
+"""Records beside the libraries people use named tuples with (tox env "clients")."""
