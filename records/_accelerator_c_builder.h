@@ -903,7 +903,8 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
 static PyMethodDef init_subclass_def = {
     "__init_subclass__", (PyCFunction)(void (*)(void))builder_init_subclass_call,
     METH_FASTCALL | METH_KEYWORDS,
-    "Make the new subclass a record type from its annotations (see records._builder).",
+    "__init_subclass__($builder, cls, /, **kwargs)\n--\n\n"
+    "Make the new subclass a record type from its annotations.",
 };
 
 /* Builder.init_subclass(): the classmethod to set as Record.__init_subclass__. */

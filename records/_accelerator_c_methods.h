@@ -203,12 +203,15 @@ record_make(PyObject *cls, PyObject *iterable)
 
 static PyMethodDef record_method_defs[] = {
     {"_replace", (PyCFunction)(void (*)(void))record_replace, METH_FASTCALL | METH_KEYWORDS,
+     "_replace($self, /, **changes)\n--\n\n"
      "Return a new record with the given fields replaced by new values."},
     {"_asdict", record_asdict, METH_NOARGS,
-     "Return a new dict which maps field names to their values."},
+     "_asdict($self, /)\n--\n\nReturn a new dict which maps field names to their values."},
     {"__repr__", record_repr, METH_NOARGS,
+     "__repr__($self, /)\n--\n\n"
      "Return ``Point(x=1, y=2)``: the class name and each field's repr."},
     {"_make", record_make, METH_O | METH_CLASS,
+     "_make($type, iterable, /)\n--\n\n"
      "Make a new record from a sequence or iterable of field values."},
     {NULL, NULL, 0, NULL},
 };

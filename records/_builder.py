@@ -103,6 +103,12 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
     one pass over the annotations that validates each field and collects
     everything the constructor needs; messages are built only on error paths.
     """
+    if "_fields" in cls.__dict__ and is_rebuilt(cls, record_base):
+        # Made again from a record class's own dict (as dill loads a class
+        # pickled by value): it already has every part.
+        if not sealed and not _is_enum(cls):
+            _forbid_attribute_changes(cls)
+        return
     parts = compute_parts(cls, record_base)
     write_parts(parts, cls, sealed=sealed)
 
@@ -110,6 +116,42 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
 def build_declined(cls: type[Record], record_base: type[Record]) -> None:
     """``build`` for a class the C builder sealed (or not) and then declined."""
     build(cls, record_base, sealed=_is_sealed(cls))
+
+
+def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
+    """
+    Tell whether the body of *cls* is the dict of a record class built before:
+    its computed names and accessors are the ones ``build`` would make.
+    """
+    namespace = cls.__dict__
+    names = namespace["_fields"]
+    if (
+        type(names) is not tuple
+        or not all(type(name) is str for name in names)
+        or not isinstance(namespace.get("_field_defaults"), dict)
+        or "__new__" not in namespace
+    ):
+        return False
+    inherited = _fields_source(cls, record_base)._fields
+    own = tuple(
+        name
+        for name, annotation in own_annotations(cls).items()
+        if annotation.__class__ is type or not is_classvar(annotation)
+    )
+    if names != (*inherited, *own):
+        return False
+    probe = tuple(range(len(names)))  # the accessor of field i reads item i
+    for index, name in enumerate(own, len(inherited)):
+        accessor_ = namespace.get(name)
+        getter = getattr(type(accessor_), "__get__", None)
+        if getter is None or not hasattr(type(accessor_), "__set__"):
+            return False
+        try:
+            if getter(accessor_, probe, tuple) != index:
+                return False
+        except Exception:
+            return False
+    return True
 
 
 def may_seal(cls: type, record_base: type[Record]) -> bool:

@@ -173,6 +173,7 @@ RECORD_EXTRAS = {
     "__get_pydantic_core_schema__",
     "__init_subclass__",
     "__record_factories__",
+    "__replace__",  # on every version; named tuples have it from 3.13
     "__rich_repr__",
     "define",
 }
