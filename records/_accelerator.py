@@ -83,7 +83,7 @@ def install(record: type) -> None:
 
 def builder_helpers(record: type) -> dict[str, object]:
     """Return what the C class builder of *record* shares with the Python modules."""
-    from . import _accessors, _builder, _codegen, _compat, _fields, _rules
+    from . import _accessors, _annotations, _builder, _codegen, _compat, _fields, _rules
 
     init_subclass = python_methods.get("__init_subclass__", record.__dict__["__init_subclass__"])
     return {
@@ -97,6 +97,8 @@ def builder_helpers(record: type) -> dict[str, object]:
         "accessor": _accessors.accessor,
         "default_docs": _accessors.default_docs,
         "is_classvar": _compat.is_classvar,
+        "own_annotations": _annotations.own_annotations,
+        "fields_annotate": _annotations.fields_annotate,
         "keywords": _rules.KEYWORDS,
         "mutable_types": _rules.MUTABLE_DEFAULT_TYPES,
         "field_type": _fields.Field,

@@ -70,6 +70,7 @@ static PyObject *str_enum;            /* "enum" */
 static PyObject *str_enum_meta;       /* "EnumMeta" */
 static PyObject *str_rules;           /* "records._rules" */
 static PyObject *str_annotate_func;   /* "__annotate_func__" (3.14+: deferred annotations) */
+static PyObject *str_annotate;        /* "__annotate__" */
 static PyObject *empty_tuple;
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
@@ -165,6 +166,7 @@ module_exec(PyObject *module)
         {&str_enum_meta, "EnumMeta"},
         {&str_rules, "records._rules"},
         {&str_annotate_func, "__annotate_func__"},
+        {&str_annotate, "__annotate__"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (*names[i].slot == NULL

@@ -32,6 +32,8 @@ typedef struct {
     PyObject *accessor;             /* _accessors.accessor(index, doc) */
     PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
     PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
+    PyObject *own_annotations;      /* _annotations.own_annotations(cls), for deferred ones */
+    PyObject *fields_annotate;      /* _annotations.fields_annotate(cls, names) */
     PyObject *keywords;             /* _rules.KEYWORDS */
     PyObject *mutable_types;        /* _rules.MUTABLE_DEFAULT_TYPES */
     PyObject *field_type;           /* _fields.Field */
@@ -51,6 +53,8 @@ typedef struct {
     X(accessor, "accessor", NULL)                          \
     X(default_docs, "default_docs", NULL)                  \
     X(is_classvar, "is_classvar", NULL)                    \
+    X(own_annotations, "own_annotations", NULL)            \
+    X(fields_annotate, "fields_annotate", NULL)            \
     X(keywords, "keywords", &PyFrozenSet_Type)             \
     X(mutable_types, "mutable_types", &PyTuple_Type)       \
     X(field_type, "field_type", &PyType_Type)              \
@@ -113,7 +117,7 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     BUILDER_FIELDS(TAKE_FIELD)
 #undef TAKE_FIELD
-    if (PyDict_GET_SIZE(kwargs) != 15 || (self->codes = PyDict_New()) == NULL) {
+    if (PyDict_GET_SIZE(kwargs) != 17 || (self->codes = PyDict_New()) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
         }
@@ -579,10 +583,12 @@ error:
     return NULL;
 }
 
-/* The __new__ of cls (a Constructor), as _builder.make_new makes it. */
+/* The __new__ of cls (a Constructor), as _builder.make_new makes it. Its
+ * annotations are those of the fields, or, where the class defers its own
+ * (deferred: 3.14+), read from the classes when asked. */
 static PyObject *
 make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
-         PyObject *annotations, Py_ssize_t ninherited)
+         PyObject *annotations, Py_ssize_t ninherited, int deferred)
 {
     PyObject *globals = NULL, *indices = NULL, *code = NULL, *function = NULL;
     PyObject *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
@@ -616,7 +622,17 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
     if (PyObject_SetAttr(function, str_module, module) < 0) {
         goto done;
     }
-    if (ninherited) {
+    if (deferred) {
+        PyObject *annotate = PyObject_CallFunctionObjArgs(self->fields_annotate, (PyObject *)cls,
+                                                          parts->names, NULL);
+        int failed = annotate == NULL
+                     || PyObject_SetAttr(function, str_annotate, annotate) < 0;
+        Py_XDECREF(annotate);
+        if (failed) {
+            goto done;
+        }
+    }
+    else if (ninherited) {
         types = PyObject_CallFunctionObjArgs(self->field_types, (PyObject *)source, self->record,
                                              NULL);
         if (types == NULL) {
@@ -633,7 +649,7 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
     else if ((types = PyDict_Copy(annotations)) == NULL) {
         goto done;
     }
-    if (PyFunction_SetAnnotations(function, types) < 0) {
+    if (types != NULL && PyFunction_SetAnnotations(function, types) < 0) {
         goto done;
     }
     result = make_constructor(function, parts->names, parts->factories, self->factory_marker);
@@ -708,8 +724,7 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         || namespace == NULL || bases == NULL || PyTuple_GET_SIZE(bases) != 1) {
         return BUILD_DECLINED;
     }
-    /* Errors in the body, generics (their __class_getitem__), and deferred
-     * annotations (3.14+), which only the Python path reads. */
+    /* Errors in the body, and generics (their __class_getitem__). */
     PyObject *declined_names[] = {str_fields, str_field_defaults, str_factories, str_parameters};
     for (size_t i = 0; i < sizeof(declined_names) / sizeof(declined_names[0]); i++) {
         int found = PyDict_Contains(namespace, declined_names[i]);
@@ -720,6 +735,7 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
     int outcome = BUILD_FAILED;
     PyTypeObject *source = (PyTypeObject *)Py_NewRef(PyTuple_GET_ITEM(bases, 0));
     PyObject *inherited = NULL, *annotations = NULL;
+    int deferred = 0;
     if (!(source->tp_flags & Py_TPFLAGS_HEAPTYPE) || source->tp_dict == NULL) {
         outcome = BUILD_DECLINED; /* not a record: Record and its subclasses are heap types */
         goto done;
@@ -741,9 +757,14 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
     }
 #if PY_VERSION_HEX >= 0x030E0000
     if (annotations == NULL) {
+        /* Deferred (PEP 649): read as source text, evaluating nothing. */
         int found = PyDict_Contains(namespace, str_annotate_func);
-        if (found != 0) {
-            outcome = found < 0 ? BUILD_FAILED : BUILD_DECLINED;
+        if (found < 0) {
+            goto done;
+        }
+        deferred = found;
+        if (deferred
+            && (annotations = PyObject_CallOneArg(self->own_annotations, (PyObject *)cls)) == NULL) {
             goto done;
         }
     }
@@ -773,7 +794,8 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
             goto done;
         }
         if (!found
-            && (parts->new = make_new(self, parts, cls, source, annotations, ninherited)) == NULL) {
+            && (parts->new = make_new(self, parts, cls, source, annotations, ninherited,
+                                      deferred)) == NULL) {
             goto done;
         }
     }

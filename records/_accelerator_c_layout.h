@@ -55,7 +55,15 @@ seal_type(PyTypeObject *cls)
     if (descriptor == NULL) {
         return PyErr_Occurred() ? -1 : 0;
     }
-    if (!Py_IS_TYPE(descriptor, &PyGetSetDescr_Type) || PyDescr_TYPE(descriptor) != cls) {
+    /* Up to 3.14 each class gets a __dict__ descriptor of its own; from 3.15
+     * on, classes share one, made for object. */
+    if (!Py_IS_TYPE(descriptor, &PyGetSetDescr_Type)
+#if PY_VERSION_HEX >= 0x030F0000
+        || (PyDescr_TYPE(descriptor) != cls && PyDescr_TYPE(descriptor) != &PyBaseObject_Type)
+#else
+        || PyDescr_TYPE(descriptor) != cls
+#endif
+    ) {
         return 0;
     }
     if (PyDict_DelItem(cls->tp_dict, str_dict) < 0) {

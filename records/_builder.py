@@ -21,11 +21,12 @@ from __future__ import annotations
 import sys
 from _thread import _count as _running_threads
 
-from . import _layout, _rules
+from . import _annotations, _layout, _rules
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
+from ._annotations import own_annotations
 from ._codegen import make_new as _make_new_function
-from ._compat import is_classvar, own_annotations
+from ._compat import is_classvar
 from ._fields import FACTORY, MISSING, Field
 
 TYPE_CHECKING = False
@@ -322,21 +323,23 @@ def make_new(
     record_base: type[Record],
 ) -> Any:
     """Return the ``__new__`` of *cls* (a ``staticmethod``, or the C constructor)."""
-    if source._fields:
-        types = field_types(source, record_base)
-        types.update((name, annotations[name]) for name in parts.own)
-    elif len(parts.own) == len(annotations):
-        types = dict(annotations)
-    else:
-        types = {name: annotations[name] for name in parts.own}
     function = _make_new_function(
         parts.names,
         tuple(parts.new_defaults) or None,
         parts.factories,
         qualname=f"{cls.__qualname__}.__new__",
         module=cls.__module__,
-        annotations=types,
     )
+    if _annotations.is_deferred(cls):
+        # Read from the classes when asked, as deferred annotations are (3.14+).
+        function.__annotate__ = _annotations.fields_annotate(cls, parts.names)  # type: ignore[attr-defined,unused-ignore]
+    elif source._fields:
+        function.__annotations__ = field_types(source, record_base)
+        function.__annotations__.update((name, annotations[name]) for name in parts.own)
+    elif len(parts.own) == len(annotations):
+        function.__annotations__ = dict(annotations)
+    else:
+        function.__annotations__ = {name: annotations[name] for name in parts.own}
     if accelerator is not None:
         return accelerator.constructor(function, parts.names, parts.factories, FACTORY)
     return staticmethod(function)

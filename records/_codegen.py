@@ -145,7 +145,6 @@ def make_new(
     *,
     qualname: str,
     module: str | None = None,
-    annotations: dict[str, Any] | None = None,
     globals_: dict[str, Any] | None = None,
 ) -> FunctionType:
     """
@@ -153,9 +152,8 @@ def make_new(
 
     *defaults* are the defaults of the last fields (``FACTORY`` where a field
     has a factory); *factories* maps field index to factory. The function is
-    named *qualname* and, unless *module* is ``None``, placed in *module*;
-    *annotations*, if given, become its ``__annotations__``. *globals_*
-    replaces ``BASE_GLOBALS`` (it must hold what those hold).
+    named *qualname* and, unless *module* is ``None``, placed in *module*.
+    *globals_* replaces ``BASE_GLOBALS`` (it must hold what those hold).
 
     The C class builder makes the same function from ``constructor_code()``
     and the same fix-up, in ``make_new()`` of ``records/_accelerator_c.c``.
@@ -173,6 +171,4 @@ def make_new(
     function.__qualname__ = qualname
     if module is not None:
         function.__module__ = module
-    if annotations is not None:
-        function.__annotations__ = annotations
     return function

@@ -8,12 +8,13 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 PYPY = sys.implementation.name == "pypy"
 CPYTHON = sys.implementation.name == "cpython"
 PY_3_13_PLUS = sys.version_info >= (3, 13)
 PY_3_14_PLUS = sys.version_info >= (3, 14)
+PY_3_15_PLUS = sys.version_info >= (3, 15)
 
 #: ``collections.namedtuple._replace`` raises ``TypeError`` for an unknown
 #: field name since CPython 3.13 and ``ValueError`` before; records follow the
@@ -38,28 +39,6 @@ def caller_module(depth: int) -> str | None:
     except (AttributeError, ValueError):  # pragma: no cover - no frames here
         return None
     return name
-
-
-def own_annotations(cls: type) -> dict[str, Any]:
-    """
-    Return the annotations written in *cls*'s own body, without evaluating them.
-
-    On CPython 3.10 to 3.13 these are the ``__annotations__`` dict of the class
-    namespace (values already evaluated by the class body, or strings under
-    ``from __future__ import annotations``). From 3.14 on, annotations are
-    deferred (PEP 649/749) and are read in ``annotationlib``'s ``STRING`` format,
-    which never evaluates a name.
-    """
-    if PY_3_14_PLUS:  # pragma: no cover - not installable here yet
-        import annotationlib  # type: ignore[import-not-found,unused-ignore]
-
-        return annotationlib.get_annotations(  # type: ignore[no-any-return,unused-ignore]
-            cls, format=annotationlib.Format.STRING
-        )
-    namespace = cls.__dict__
-    # On a mappingproxy, "in" and [] are much faster than .get().
-    annotations = namespace["__annotations__"] if "__annotations__" in namespace else None  # noqa: SIM401
-    return annotations if annotations.__class__ is dict else {}
 
 
 def is_classvar(annotation: object) -> bool:

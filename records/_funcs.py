@@ -66,11 +66,11 @@ def fields(record_or_class: Any) -> tuple[Field, ...]:
 
 
 def _annotations(cls: type) -> dict[str, Any]:
-    from ._compat import own_annotations
+    from ._annotations import field_types
 
     types: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
-        types.update(own_annotations(klass))
+        types.update(field_types(klass))
     return types
 
 

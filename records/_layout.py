@@ -9,7 +9,7 @@ type object is edited into exactly what CPython builds for ``__slots__ = ()``:
 
 * 3.10, 3.11: ``tp_basicsize`` gives back the dict pointer's bytes and
   ``tp_dictoffset`` becomes 0;
-* 3.12, 3.13: ``Py_TPFLAGS_MANAGED_DICT`` is cleared and ``tp_dictoffset``
+* 3.12 to 3.15: ``Py_TPFLAGS_MANAGED_DICT`` is cleared and ``tp_dictoffset``
   becomes 0 (the managed dict lived in a pre-header, not in ``tp_basicsize``);
 * then ``tp_getset`` is cleared and the ``__dict__`` descriptor is removed
   from the type's dict; a final ``type.__setattr__`` runs ``PyType_Modified``,
@@ -55,16 +55,19 @@ if TYPE_CHECKING:
     _Sealer = tuple[Callable[[type], bool], Callable[[type, dict[str, object]], None]]
     from typing import Any
 
-# Py_TPFLAGS_MANAGED_DICT (Include/object.h, 3.12 and 3.13).
+# Py_TPFLAGS_MANAGED_DICT (Include/object.h, 3.12 to 3.15).
 _MANAGED_DICT = 1 << 4
 
-#: Versions whose type layout the patch was written and tested for. An
-#: unknown version (3.14+) falls back until it is checked.
+#: Versions whose type layout the patch was written and tested for (the
+#: ``PyTypeObject`` fields up to ``tp_dictoffset`` and the flags are the same
+#: from 3.12 to 3.15). An unknown version falls back until it is checked.
 SUPPORTED_VERSIONS = {
     (3, 10): "dictoffset",
     (3, 11): "dictoffset",
     (3, 12): "managed",
     (3, 13): "managed",
+    (3, 14): "managed",
+    (3, 15): "managed",
 }
 
 _lock = allocate_lock()
@@ -162,28 +165,38 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
         "tp_descr_get tp_descr_set"
     ).split()
 
-    class TypeObject(_ctypes.Structure):
-        """The head of CPython's ``PyTypeObject``, up to ``tp_dictoffset``."""
+    head = (
+        "ob_refcnt ob_type ob_size tp_name tp_basicsize tp_itemsize tp_dealloc "
+        "tp_vectorcall_offset"
+    ).split()
+    after_flags = "tp_doc tp_traverse tp_clear tp_richcompare tp_weaklistoffset".split()
+    # The head of CPython's PyTypeObject, up to tp_dictoffset. Every field
+    # takes a pointer's size: each is a pointer or a Py_ssize_t, but tp_flags,
+    # an unsigned long, which the pointer after it pads where a long is
+    # smaller. (No ctypes.Structure: from 3.14, defining one imports ctypes.)
+    names = [*head, *slot_names, "tp_flags", *after_flags, *after_weaklist, "tp_dictoffset"]
+    offsets = {name: index * pointer_size for index, name in enumerate(names)}
+    kinds = dict.fromkeys(names, c_ptr)
+    kinds.update(dict.fromkeys(("tp_basicsize", "tp_itemsize", "tp_weaklistoffset"), c_ssize))
+    kinds.update(tp_flags=c_ulong, tp_dictoffset=c_ssize)
 
-        _fields_ = [  # noqa: RUF012
-            ("ob_refcnt", c_ssize),
-            ("ob_type", c_ptr),
-            ("ob_size", c_ssize),
-            ("tp_name", c_ptr),
-            ("tp_basicsize", c_ssize),
-            ("tp_itemsize", c_ssize),
-            ("tp_dealloc", c_ptr),
-            ("tp_vectorcall_offset", c_ssize),
-            *((name, c_ptr) for name in slot_names),
-            ("tp_flags", c_ulong),
-            ("tp_doc", c_ptr),
-            ("tp_traverse", c_ptr),
-            ("tp_clear", c_ptr),
-            ("tp_richcompare", c_ptr),
-            ("tp_weaklistoffset", c_ssize),
-            *((name, c_ptr) for name in after_weaklist),
-            ("tp_dictoffset", c_ssize),
-        ]
+    class TypeObject:
+        """A view of the ``PyTypeObject`` at *address*: its fields by name."""
+
+        __slots__ = ("_address",)
+
+        def __init__(self, address: int) -> None:
+            object.__setattr__(self, "_address", address)
+
+        @classmethod
+        def from_address(cls, address: int) -> TypeObject:
+            return cls(address)
+
+        def __getattr__(self, name: str) -> Any:
+            return kinds[name].from_address(self._address + offsets[name]).value
+
+        def __setattr__(self, name: str, value: object) -> None:
+            kinds[name].from_address(self._address + offsets[name]).value = value
 
     get_referents = gc.get_referents
 
@@ -213,7 +226,13 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
     probe_dict = type_dict(_TupleProbe)
     if probe_dict is None or TypeObject.from_address(id(_TupleProbe)).tp_dict != id(probe_dict):
         return None
-    getset_type = type(probe_dict.get("__dict__"))
+    probe_descriptor = probe_dict.get("__dict__")
+    getset_type = type(probe_descriptor)
+    # Up to 3.14 each class gets a __dict__ descriptor of its own; from 3.15
+    # on, classes share one (whose __objclass__ is object).
+    shared_descriptor = (
+        None if probe_descriptor.__objclass__ is _TupleProbe else probe_descriptor  # type: ignore[attr-defined]
+    )
 
     managed = strategy == "managed"
 
@@ -240,7 +259,9 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
         ):
             return False
         descriptor = namespace.get("__dict__")
-        if type(descriptor) is not getset_type or descriptor.__objclass__ is not cls:  # type: ignore[attr-defined]
+        if type(descriptor) is not getset_type or (
+            descriptor is not shared_descriptor and descriptor.__objclass__ is not cls  # type: ignore[attr-defined]
+        ):
             return False
         view = TypeObject.from_address(id(cls))
         if managed:

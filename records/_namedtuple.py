@@ -14,7 +14,7 @@ from keyword import iskeyword
 
 from ._accessors import accessor, default_doc
 from ._codegen import make_new
-from ._compat import PY_3_13_PLUS, UNKNOWN_FIELD_ERROR, caller_module
+from ._compat import PY_3_13_PLUS, PY_3_14_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
 from ._rules import as_in_source
 
 TYPE_CHECKING = False
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 _tuple_new = tuple.__new__
+
+# Names the parser reads as constants, which a parameter cannot have.
+_CONSTANTS = frozenset({"None", "True", "False"})
 
 
 def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
@@ -93,11 +96,18 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
     globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     # collections.namedtuple's eval reads the names as source does: NFKC
-    # normalized, so two names may become one parameter (a SyntaxError there).
+    # normalized, so a name may become a constant's (a ValueError from 3.14
+    # on), and two names one parameter (a SyntaxError).
     parameters = tuple(map(as_in_source, fields))
+    if PY_3_14_PLUS:
+        constant = next((p for p in parameters if p in _CONSTANTS), None)
+        if constant is not None:
+            msg = f"identifier field can't represent {constant!r} constant"
+            raise ValueError(msg)
     if len(set(parameters)) != len(parameters):
         duplicate = next(p for i, p in enumerate(parameters) if p in parameters[:i])
-        msg = f"duplicate argument {duplicate!r} in function definition"
+        kind = "parameter" if PY_3_15_PLUS else "argument"
+        msg = f"duplicate {kind} {duplicate!r} in function definition"
         raise SyntaxError(msg, ("<string>", 1, 0, ""))
     __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"

@@ -42,8 +42,8 @@ from ._compat import UNKNOWN_FIELD_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
-    from typing import Any, ClassVar
+    from collections.abc import Callable, Iterable, Mapping  # noqa: F401 - Callable: type comments
+    from typing import Any, ClassVar  # noqa: F401 - ClassVar: in type comments
 
     from typing_extensions import Self
 
@@ -80,20 +80,16 @@ class Record(tuple):  # type: ignore[type-arg]
 
     # Record's own attributes carry no annotations at run time: they are not
     # fields, and typing.get_type_hints(), which reads every class of a
-    # record's MRO, must find only the fields there. The declarations below
-    # are for type checkers only (and the stub declares them for users).
-    if TYPE_CHECKING:
-        #: The field names, in order.
-        _fields: ClassVar[tuple[str, ...]]
-        #: Plain default values by field name (fields with a factory are not in it).
-        _field_defaults: ClassVar[dict[str, Any]]
-        #: Default factories by field name.
-        __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
-        __match_args__: ClassVar[tuple[str, ...]]
-    _fields = ()
-    _field_defaults = {}  # noqa: RUF012 - replaced, never mutated, by every record class
-    __record_factories__ = {}  # noqa: RUF012 - likewise
-    __match_args__ = ()
+    # record's MRO, must find only the fields there (nor may Record's dict
+    # hold an __annotations__ of its own, which help() would list for every
+    # record on 3.14+). Type comments declare them to mypy; the stub declares
+    # them for users.
+    _fields = ()  # type: ClassVar[tuple[str, ...]]
+    #: Plain default values by field name (fields with a factory are not in it).
+    _field_defaults = {}  # type: ClassVar[dict[str, Any]]  # noqa: RUF012 - never mutated
+    #: Default factories by field name.
+    __record_factories__ = {}  # type: ClassVar[Mapping[str, Callable[[], Any]]]  # noqa: RUF012
+    __match_args__ = ()  # type: ClassVar[tuple[str, ...]]
 
     @replaced_in_c
     def __init_subclass__(cls, **kwargs: Any) -> None:

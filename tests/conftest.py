@@ -17,6 +17,8 @@ if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     collect_ignore_glob.append("*_310.py")  # match statements, for PyPy 3.9 (see tests/README.md)
 if sys.version_info < (3, 12):
     collect_ignore_glob.append("*_312.py")  # PEP 695 syntax
+if sys.version_info < (3, 14):
+    collect_ignore_glob.append("*_314.py")  # deferred annotations (PEP 649/749)
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=50, deadline=None)

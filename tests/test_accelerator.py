@@ -10,7 +10,7 @@ import pytest
 import records
 from records import Record, _accelerator, field
 
-SUPPORTED = sys.implementation.name == "cpython" and (3, 10) <= sys.version_info[:2] <= (3, 13)
+SUPPORTED = sys.implementation.name == "cpython" and (3, 10) <= sys.version_info[:2] <= (3, 15)
 accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
 
 

@@ -1,5 +1,7 @@
 """Instances are tuples: same memory, same behaviour, immutable."""
 
+import copy
+import pickle
 import sys
 
 import pytest
@@ -16,6 +18,11 @@ class Point(Record):
 class Bag(Record):
     name: str
     items: list = field(default_factory=list)
+
+
+class Pair(Record):
+    x: int
+    y: int = 2
 
 
 class TestTupleness:
@@ -76,6 +83,43 @@ class TestTupleness:
 
 
 @needs_layout_patch
+class TestHash:
+    """A record hashes as its tuple, however it was made (3.14+ caches a tuple's hash)."""
+
+    @pytest.mark.parametrize(
+        "make",
+        [
+            lambda: Pair(1, 2),
+            lambda: Pair(y=2, x=1),
+            lambda: Pair(1),
+            lambda: Pair._make([1, 2]),
+            lambda: Pair(1, 5)._replace(y=2),
+            lambda: pickle.loads(pickle.dumps(Pair(1, 2))),
+            lambda: copy.copy(Pair(1, 2)),
+            lambda: copy.deepcopy(Pair(1, 2)),
+            lambda: tuple.__new__(Pair, (1, 2)),
+        ],
+        ids=[
+            "positional",
+            "keywords",
+            "default",
+            "_make",
+            "_replace",
+            "pickle",
+            "copy",
+            "deepcopy",
+            "tuple.__new__",
+        ],
+    )
+    def test_hash_is_the_tuples(self, make):
+        """hash() equals the tuple's, and the record finds the tuple in a set (and back)."""
+        record = make()
+        assert hash((1, 2)) == hash(record)
+        assert record in {(1, 2)}
+        assert (1, 2) in {record}
+        assert hash((1, 2)) == hash(record)  # again: the cached value
+
+
 class TestMemory:
     """No per-instance __dict__: a record is as small as its tuple."""
 
