@@ -85,10 +85,9 @@ def builder_helpers(record: type) -> dict[str, object]:
     """Return what the C class builder of *record* shares with the Python modules."""
     from . import _accessors, _annotations, _builder, _codegen, _compat, _fields, _rules
 
-    init_subclass = python_methods.get("__init_subclass__", record.__dict__["__init_subclass__"])
     return {
         "record": record,
-        "python_init_subclass": init_subclass.__func__,  # type: ignore[attr-defined]
+        "finish": _builder.finish,
         "build_declined": _builder.build_declined,
         "check_field_name": _builder.check_field_name,
         "field_types": _builder.field_types,

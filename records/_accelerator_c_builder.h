@@ -23,7 +23,7 @@
 typedef struct {
     PyObject_HEAD
     PyObject *record;               /* the Record class */
-    PyObject *python_init_subclass; /* Record.__init_subclass__'s Python function */
+    PyObject *finish;               /* _builder.finish(cls, record, sealed, keywords) */
     PyObject *build_declined;       /* _builder.build_declined(cls, record) */
     PyObject *check_field_name;     /* _builder.check_field_name(record, name): raises */
     PyObject *field_types;          /* _builder.field_types(source, record) */
@@ -40,11 +40,13 @@ typedef struct {
     PyObject *missing;              /* _fields.MISSING */
     PyObject *factory_marker;       /* _fields.FACTORY */
     PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
+    Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
+    int measuring;                  /* a probe class is being made to measure it */
 } Builder;
 
 #define BUILDER_FIELDS(X)                                  \
     X(record, "record", &PyType_Type)                      \
-    X(python_init_subclass, "python_init_subclass", NULL)  \
+    X(finish, "finish", NULL)                              \
     X(build_declined, "build_declined", NULL)              \
     X(check_field_name, "check_field_name", NULL)          \
     X(field_types, "field_types", NULL)                    \
@@ -117,6 +119,8 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     BUILDER_FIELDS(TAKE_FIELD)
 #undef TAKE_FIELD
+    self->baseline = -1;
+    self->measuring = 0;
     if (PyDict_GET_SIZE(kwargs) != 17 || (self->codes = PyDict_New()) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
@@ -179,46 +183,124 @@ is_enum_class(PyTypeObject *cls)
     return found;
 }
 
+/* The number of distinct closure cells that hold cls, in the functions of
+ * its body (also those in staticmethod, classmethod and property): a body
+ * whose methods use super() or __class__ has one. Stops counting at
+ * MAX_CELLS, which only ever means fewer references are expected. */
+#define MAX_CELLS 8
+
+static PyMethodDef init_subclass_def;
+
+static Py_ssize_t
+cells_holding(PyTypeObject *cls)
+{
+    PyObject *seen[MAX_CELLS];
+    Py_ssize_t count = 0, position = 0;
+    PyObject *key, *value;
+    while (count < MAX_CELLS && PyDict_Next(cls->tp_dict, &position, &key, &value)) {
+        PyObject *function = value;
+        if (Py_IS_TYPE(value, &PyStaticMethod_Type) || Py_IS_TYPE(value, &PyClassMethod_Type)) {
+            /* Both keep their callable right after the object header, as
+             * checked on staticmethod when the accelerator loads. */
+            function = staticmethod_callable_offset < 0
+                ? NULL : *(PyObject **)((char *)value + staticmethod_callable_offset);
+        }
+        /* Other holders (property, decorators) are not looked into: a cell
+         * there only makes the class keep its __dict__ slot. */
+        if (function != NULL && PyFunction_Check(function)) {
+            PyObject *closure = PyFunction_GET_CLOSURE(function);
+            for (Py_ssize_t i = 0; closure != NULL && i < PyTuple_GET_SIZE(closure); i++) {
+                PyObject *cell = PyTuple_GET_ITEM(closure, i);
+                if (!PyCell_Check(cell) || PyCell_GET(cell) != (PyObject *)cls) {
+                    continue;
+                }
+                int known = 0;
+                for (Py_ssize_t j = 0; j < count; j++) {
+                    known |= seen[j] == cell;
+                }
+                if (!known && count < MAX_CELLS) {
+                    seen[count++] = cell;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+/* Make a probe class the way a class statement makes a record class, and
+ * measure the references it has when this Builder's __init_subclass__ is
+ * called: its baseline. (The probe derives from a throwaway tuple subclass,
+ * not from Record, so Record.__subclasses__() never lists it.) */
+static int
+measure_baseline(Builder *self)
+{
+    PyObject *hook = NULL, *root = NULL, *probe = NULL;
+    PyObject *function = PyCFunction_New(&init_subclass_def, (PyObject *)self);
+    if (function != NULL) {
+        hook = PyClassMethod_New(function);
+    }
+    if (hook != NULL) {
+        /* Without a dict of its own, as Record: the probe gets one, as a
+         * record class does, with the reference its descriptor holds. */
+        root = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sOsOsO}", "_RecordsProbeRoot",
+                                     (PyObject *)&PyTuple_Type, "__init_subclass__", hook,
+                                     "__module__", str_rules, "__slots__", empty_tuple);
+    }
+    if (root != NULL) {
+        self->measuring = 1;
+        probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sO}", "_RecordsProbe", root,
+                                      "__module__", str_rules);
+        self->measuring = 0;
+    }
+    Py_XDECREF(probe);
+    Py_XDECREF(root);
+    Py_XDECREF(hook);
+    Py_XDECREF(function);
+    if (probe == NULL) {
+        return -1;
+    }
+    if (self->baseline < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the probe class was not measured");
+        return -1;
+    }
+    return 0;
+}
+
 /*
- * 1 if no instance of the new class cls can exist yet, so its layout may be
- * sealed now; 0 if records/_builder.py is to decide (may_seal there). Only
- * code that had the class before this hook could have made an instance: an
- * __init_subclass__ of a class before Record in its MRO, or a __set_name__
- * of a value in its body. This function runs no Python code, so no other
- * thread can run between its answer and the seal.
+ * 1 if no instance of the new class cls can exist, so its layout may be
+ * sealed now, else 0. Every instance holds a reference to its class: cls
+ * may be sealed only if it has no more references than a new class of no
+ * instances has at this point (the baseline, plus the closure cells of its
+ * body). Any code that had the class before (a base's __init_subclass__, a
+ * __set_name__, a gc callback, a second call of __init_subclass__) and
+ * kept an instance, or the class itself, leaves more, and the class keeps
+ * its __dict__ slot. Enum classes keep it too: their members need one.
+ * From here to the seal no Python code runs (a class dict whose keys are
+ * not all exact str could run some in a lookup: it is not sealed).
  */
 static int
 may_seal_here(Builder *self, PyTypeObject *cls)
 {
+    if (cls->tp_dict == NULL) {
+        return 0;
+    }
     if (Py_TYPE(cls) != &PyType_Type) {
         int is_enum = is_enum_class(cls);
         if (is_enum != 0) {
             return is_enum < 0 ? -1 : 0;
         }
     }
-    PyObject *mro = cls->tp_mro;
-    if (mro == NULL || cls->tp_dict == NULL) {
-        return 0;
-    }
-    for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(mro); i++) {
-        PyObject *base = PyTuple_GET_ITEM(mro, i);
-        if (base == self->record) {
-            break;
-        }
-        PyObject *base_dict = PyType_Check(base) ? ((PyTypeObject *)base)->tp_dict : NULL;
-        int hooked = base_dict == NULL ? 1 : PyDict_Contains(base_dict, str_init_subclass);
-        if (hooked != 0) {
-            return hooked < 0 ? -1 : 0;
-        }
-    }
     Py_ssize_t position = 0;
     PyObject *key, *value;
     while (PyDict_Next(cls->tp_dict, &position, &key, &value)) {
-        if (_PyType_Lookup(Py_TYPE(value), str_set_name) != NULL) {
+        if (!PyUnicode_CheckExact(key)) {
             return 0;
         }
     }
-    return 1;
+    if (self->baseline < 0 && measure_baseline(self) < 0) {
+        return -1;
+    }
+    return Py_REFCNT(cls) <= self->baseline + cells_holding(cls);
 }
 
 /* 1 if annotation declares a ClassVar or may: strings are not parsed here,
@@ -376,8 +458,8 @@ done:
  * as _builder.collect_fields makes them. The helpers it calls may run any
  * Python code: every object used across them is held by a strong reference. */
 static int
-collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
-               PyObject *inherited, PyObject *annotations)
+collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_name,
+               PyTypeObject *source, PyObject *inherited, PyObject *annotations)
 {
     Py_ssize_t ninherited = PyTuple_GET_SIZE(inherited);
     Py_ssize_t count = PyDict_GET_SIZE(annotations);
@@ -417,7 +499,6 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *sou
         goto done;
     }
     PyObject *namespace = cls->tp_dict; /* a type's dict lives as long as the type */
-    PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
     Py_ssize_t position = 0, field = 0;
     PyObject *key, *item;
     while (PyDict_Next(annotations, &position, &key, &item)) {
@@ -667,9 +748,8 @@ done:
 
 /* "Point(x, y)": the __doc__ of a record class whose body has none. */
 static PyObject *
-default_class_doc(PyTypeObject *cls, PyObject *names)
+default_class_doc(PyObject *record_name, PyObject *names)
 {
-    PyObject *record_name = ((PyHeapTypeObject *)cls)->ht_name;
     Py_ssize_t count = PyTuple_GET_SIZE(names);
     Py_ssize_t length = PyUnicode_GET_LENGTH(record_name) + 2 + (count ? 2 * (count - 1) : 0);
     Py_UCS4 widest = PyUnicode_MAX_CHAR_VALUE(record_name);
@@ -733,6 +813,9 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         }
     }
     int outcome = BUILD_FAILED;
+    /* The name as the build starts, as _builder reads it: held, since code
+     * that runs during the build may rename the class. */
+    PyObject *record_name = Py_NewRef(((PyHeapTypeObject *)cls)->ht_name);
     PyTypeObject *source = (PyTypeObject *)Py_NewRef(PyTuple_GET_ITEM(bases, 0));
     PyObject *inherited = NULL, *annotations = NULL;
     int deferred = 0;
@@ -770,7 +853,8 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
     }
 #endif
     if (annotations != NULL && PyDict_CheckExact(annotations) && PyDict_GET_SIZE(annotations)) {
-        int collected = collect_fields(self, parts, cls, source, inherited, annotations);
+        int collected = collect_fields(self, parts, cls, record_name, source, inherited,
+                                       annotations);
         if (collected != BUILD_DONE) {
             outcome = collected;
             goto done;
@@ -807,12 +891,13 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         goto done;
     }
     if ((doc == NULL || doc == Py_None)
-        && (parts->doc = default_class_doc(cls, parts->names)) == NULL) {
+        && (parts->doc = default_class_doc(record_name, parts->names)) == NULL) {
         goto done;
     }
     outcome = BUILD_DONE;
 
 done:
+    Py_DECREF(record_name);
     Py_DECREF(source);
     Py_XDECREF(inherited);
     Py_XDECREF(annotations);
@@ -887,6 +972,34 @@ build_record(Builder *self, PyTypeObject *cls)
     return outcome;
 }
 
+/* _builder.finish(cls, record, sealed, keywords) for a call of
+ * __init_subclass__(cls, **keywords) that has keywords or mixins. */
+static PyObject *
+finish_in_python(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
+{
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "__init_subclass__() takes 1 positional argument but %zd were given", nargs);
+        return NULL;
+    }
+    PyObject *keywords = PyDict_New();
+    if (keywords == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; kwnames != NULL && i < PyTuple_GET_SIZE(kwnames); i++) {
+        if (PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+            Py_DECREF(keywords);
+            return NULL;
+        }
+    }
+    PyObject *result = PyObject_CallFunctionObjArgs(self->finish, (PyObject *)cls, self->record,
+                                                    is_sealed(cls) ? Py_True : Py_False, keywords,
+                                                    NULL);
+    Py_DECREF(keywords);
+    return result;
+}
+
 /* Record.__init_subclass__(cls, **kwargs), bound to this Builder. */
 static PyObject *
 builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t nargs,
@@ -898,18 +1011,22 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
+    if (self->measuring) {
+        self->baseline = Py_REFCNT(cls);
+        Py_RETURN_NONE;
+    }
     int decided = may_seal_here(self, cls);
     if (decided < 0 || (decided && seal_type(cls) < 0)) {
         return NULL;
     }
     PyObject *mro = cls->tp_mro;
-    int plain = decided && nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
+    int plain = nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
                 && mro != NULL && PyTuple_GET_SIZE(mro) >= 3
                 && PyTuple_GET_ITEM(mro, PyTuple_GET_SIZE(mro) - 3) == self->record;
     if (!plain) {
-        /* Mixins' hooks, keywords, or a seal that is the Python path's to
-         * decide: the Python method does it all. */
-        return PyObject_Vectorcall(self->python_init_subclass, args, nargs, kwnames);
+        /* Keywords, or mixins' hooks after Record: _builder.finish calls
+         * them, then builds. The layout is decided already. */
+        return finish_in_python(self, cls, args, nargs, kwnames);
     }
     int outcome = build_record(self, cls);
     if (outcome < 0) {

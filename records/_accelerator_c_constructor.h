@@ -29,9 +29,9 @@ typedef struct {
 #define CONSTRUCTOR_DATA(self) \
     ((ConstructorData *)((char *)(self) + PyStaticMethod_Type.tp_basicsize))
 
-/* Where staticmethod keeps its callable: right after the object header, as
- * checked on a real staticmethod when the type is readied; -1 if not there,
- * and then staticmethod's own __init__ sets it. */
+/* Where staticmethod (and classmethod) keep their callable: right after the
+ * object header, as checked on real ones when the type is readied; -1 if not
+ * there, and then staticmethod's own __init__ sets it. */
 static Py_ssize_t staticmethod_callable_offset = -1;
 
 static PyTypeObject ConstructorType;
@@ -48,15 +48,14 @@ constructor_traverse(PyObject *self, visitproc visit, void *arg)
     return PyStaticMethod_Type.tp_traverse(self, visit, arg);
 }
 
+/* Only what can be part of a cycle: a Constructor the collector cleared
+ * has no function, and sends every call to type.__call__. */
 static int
 constructor_clear(PyObject *self)
 {
     ConstructorData *data = CONSTRUCTOR_DATA(self);
     Py_CLEAR(data->function);
-    Py_CLEAR(data->code);
-    Py_CLEAR(data->names);
     Py_CLEAR(data->factories);
-    Py_CLEAR(data->marker);
     return PyStaticMethod_Type.tp_clear(self);
 }
 
@@ -88,7 +87,9 @@ constructor_init(PyObject *self, PyObject *args, PyObject *kwargs)
 static PyObject *
 constructor_reduce(PyObject *self, PyObject *unused)
 {
-    return Py_BuildValue("O(O)", (PyObject *)&PyStaticMethod_Type, CONSTRUCTOR_DATA(self)->function);
+    PyObject *function = CONSTRUCTOR_DATA(self)->function;
+    return Py_BuildValue("O(O)", (PyObject *)&PyStaticMethod_Type,
+                         function != NULL ? function : Py_None);
 }
 
 static PyMethodDef constructor_methods[] = {
@@ -115,15 +116,23 @@ constructor_type_ready(void)
     if (ConstructorType.tp_base != NULL) {
         return 0;
     }
+    /* staticmethod and classmethod both keep their callable right after the
+     * object header (CPython's funcobject.c): checked here on each. */
     PyObject *probe = PyStaticMethod_New(Py_None);
-    if (probe == NULL) {
+    PyObject *class_probe = PyClassMethod_New(Py_None);
+    if (probe == NULL || class_probe == NULL) {
+        Py_XDECREF(probe);
+        Py_XDECREF(class_probe);
         return -1;
     }
-    if (PyStaticMethod_Type.tp_basicsize == (Py_ssize_t)(sizeof(PyObject) + 2 * sizeof(PyObject *))
-        && *(PyObject **)((char *)probe + sizeof(PyObject)) == Py_None) {
+    Py_ssize_t size = (Py_ssize_t)(sizeof(PyObject) + 2 * sizeof(PyObject *));
+    if (PyStaticMethod_Type.tp_basicsize == size && PyClassMethod_Type.tp_basicsize == size
+        && *(PyObject **)((char *)probe + sizeof(PyObject)) == Py_None
+        && *(PyObject **)((char *)class_probe + sizeof(PyObject)) == Py_None) {
         staticmethod_callable_offset = (Py_ssize_t)sizeof(PyObject);
     }
     Py_DECREF(probe);
+    Py_DECREF(class_probe);
     ConstructorType.tp_base = &PyStaticMethod_Type;
     ConstructorType.tp_basicsize = PyStaticMethod_Type.tp_basicsize + (Py_ssize_t)sizeof(ConstructorData);
     return PyType_Ready(&ConstructorType);
@@ -410,7 +419,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     Py_INCREF(found);
     ConstructorData *data = CONSTRUCTOR_DATA(found);
-    if (PyFunction_GET_CODE(data->function) != data->code) {
+    if (data->function == NULL || PyFunction_GET_CODE(data->function) != data->code) {
         Py_DECREF(found);
         return call_through_type(callable, args, nargs, kwnames);
     }

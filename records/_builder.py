@@ -25,6 +25,7 @@ from . import _annotations, _layout, _rules
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
+from ._codegen import _function_type
 from ._codegen import make_new as _make_new_function
 from ._compat import is_classvar
 from ._fields import FACTORY, MISSING, Field
@@ -86,12 +87,25 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     """
     Seal the layout of the new class *cls*, a subclass of *record_base*
     (``Record``), if ``may_seal`` allows it; return whether its instances have
-    no ``__dict__``. Call it before running any other code that could hand
-    out the class.
+    no ``__dict__``. Call it first thing in ``__init_subclass__``.
     """
     if _is_sealed(cls):
         return True
     return may_seal(cls, record_base) and _layout.seal(cls)
+
+
+def finish(
+    cls: type[Record], record_base: type[Record], sealed: bool, keywords: dict[str, Any]
+) -> None:
+    """
+    Run the rest of ``Record.__init_subclass__`` once the layout is decided:
+    the next ``__init_subclass__`` in the MRO (a mixin's), then ``build``.
+    """
+    # When Record, tuple and object end the MRO, the next __init_subclass__
+    # is object's, which does nothing without keywords: skip the call.
+    if keywords or cls.__mro__[-3] is not record_base:
+        super(record_base, cls).__init_subclass__(**keywords)
+    build(cls, record_base, sealed=sealed)
 
 
 def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None:
@@ -157,25 +171,79 @@ def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
 
 def may_seal(cls: type, record_base: type[Record]) -> bool:
     """
-    Tell whether no instance of *cls* can exist yet, so that its layout may change.
+    Tell whether no instance of the new class *cls* can exist, so that its
+    layout may change.
 
-    Only code that had the class before records could have made one: a
-    ``__set_name__`` of a value in its body, an ``__init_subclass__`` of a
-    class before ``Record`` in its MRO, or, since this is Python code that
-    other threads may interleave with, another thread that found it through
-    ``__subclasses__()``. Where any of these may have run, the class keeps its
-    ``__dict__`` slot (and forbids attributes instead). Enum mix-ins keep it
-    too: their members need one.
+    Every instance holds a reference to its class: *cls* may be sealed only
+    if it has no more references than a new class of no instances has here
+    (measured once on a probe class, plus the closure cells of its body).
+    Code that had the class before (a base's ``__init_subclass__``, a
+    ``__set_name__``, a second call of ``__init_subclass__``) and kept an
+    instance, or the class itself, leaves more. This is Python code, which
+    another thread could interleave with: while other threads run, nothing is
+    sealed. Enum classes keep their ``__dict__`` slot too: their members need
+    one. (The C accelerator decides the same in C, where nothing runs between
+    the count and the seal.)
     """
+    references = sys.getrefcount(cls)
+    if _probing:
+        raise _Probed(references)
     if _running_threads() or _is_enum(cls):
         return False
-    for klass in cls.__mro__[1:]:
-        if klass is record_base:
-            break
-        hook = klass.__dict__.get("__init_subclass__")
-        if hook is not None and not _is_typing_hook(hook):
-            return False
-    return not any(hasattr(type(value), "__set_name__") for value in cls.__dict__.values())
+    baseline = _baselines.get(record_base)
+    if baseline is None:
+        baseline = _baselines[record_base] = _measure(record_base)
+    return references <= baseline + _cells_holding(cls)
+
+
+class _Probed(Exception):  # noqa: N818 - a signal, not an error
+    """Raised from ``may_seal`` for the probe class, with its reference count."""
+
+
+# True while a probe class is being made (single-threaded: see may_seal).
+_probing = False
+# The references a new class has in may_seal, by the Record it derives from.
+_baselines: dict[type, int] = {}
+
+
+def _measure(record_base: type[Record]) -> int:
+    """
+    Make a probe class as a class statement makes a record class, and return
+    the references it has in ``may_seal``. It derives from a throwaway tuple
+    subclass whose ``__init_subclass__`` is ``Record``'s own, not from
+    ``Record``: ``Record.__subclasses__()`` never lists it.
+    """
+    global _probing
+    hook = record_base.__dict__["__init_subclass__"]
+    # Without a dict of its own, as Record: the probe gets one, as a record
+    # class does, with the reference its descriptor holds.
+    namespace = {"__init_subclass__": hook, "__module__": __name__, "__slots__": ()}
+    root = type("_RecordsProbeRoot", (tuple,), namespace)
+    _probing = True
+    try:
+        type("_RecordsProbe", (root,), {"__module__": __name__})
+    except _Probed as probed:
+        return int(probed.args[0])
+    finally:
+        _probing = False
+    return 0  # pragma: no cover - the probe always reports; 0 seals nothing
+
+
+def _cells_holding(cls: type) -> int:
+    """Count the distinct closure cells that hold *cls* in its body's functions."""
+    cells: list[object] = []
+    for value in cls.__dict__.values():
+        function = value.__func__ if type(value) in (staticmethod, classmethod) else value
+        if type(function) is not _function_type:
+            continue  # other holders are not looked into: the class keeps its dict slot
+        for cell in function.__closure__ or ():
+            try:
+                contents = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if contents is cls and not any(seen is cell for seen in cells):
+                cells.append(cell)
+    return len(cells)
 
 
 def _is_sealed(cls: type) -> bool:

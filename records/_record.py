@@ -101,11 +101,7 @@ class Record(tuple):  # type: ignore[type-arg]
         # The layout first: after this, mixins' hooks and anything else that
         # sees the class can only make instances of its final layout.
         sealed = _builder.seal_if_safe(cls, record_base)
-        # When Record, tuple and object end the MRO, the next __init_subclass__
-        # is object's, which does nothing without keywords: skip the call.
-        if kwargs or cls.__mro__[-3] is not record_base:
-            super().__init_subclass__(**kwargs)
-        _builder.build(cls, record_base, sealed=sealed)
+        _builder.finish(cls, record_base, sealed, kwargs)
 
     def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
         """Create a new record from its fields, given by position or keyword."""

@@ -170,6 +170,103 @@ class TestInstanceBeforeTheSeal:
             """,
         )
 
+    def test_hook_that_hides_itself(self):
+        """A base hook that makes an instance, then deletes itself before Record's hook runs."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            kept = []
+            class Mixin:
+                def __init_subclass__(cls, **kw):
+                    kept.append(tuple.__new__(cls, (1, 2)))
+                    del Mixin.__init_subclass__
+                    super().__init_subclass__(**kw)
+            class P(Mixin, Record):
+                x: int
+                y: int
+            same_layout(kept[0])
+            same_layout(P(1, 2))
+            del kept[:]
+            for i in range(10000):
+                P(i, i)
+            """,
+        )
+
+    def test_set_name_that_replaces_itself(self):
+        """A __set_name__ that makes an instance, then replaces its value in the body."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            kept = []
+            class Sneaky:
+                def __set_name__(self, owner, name):
+                    kept.append(tuple.__new__(owner, (1, 2)))
+                    setattr(owner, name, 0)
+            class P(Record):
+                x: int
+                y: int
+                hook = Sneaky()
+            same_layout(kept[0])
+            del kept[:]
+            for i in range(10000):
+                P(i, i)
+            """,
+        )
+
+    def test_init_subclass_called_again(self):
+        """Record.__init_subclass__ called again on a class with live instances seals nothing."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class P(Record):
+                x: int
+            class Q(P):
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+            class R(Q):  # a hook before Record: R keeps its dict slot
+                y: int = 0
+            live = [R(i) for i in range(100)]
+            try:
+                Record.__dict__["__init_subclass__"].__get__(None, R)()
+            except TypeError:
+                pass  # its fields are computed already
+            for instance in live:
+                same_layout(instance)
+            del live
+            for i in range(10000):
+                R(i)
+            """,
+        )
+
+    def test_gc_callback_makes_an_instance(self):
+        """A gc callback that makes an instance of a class not built yet leaves it unsealed."""
+        run(
+            prelude=SAME_LAYOUT,
+            code="""
+            import gc
+            from records import Record
+            made = []
+            def callback(phase, info):
+                if phase != "start":
+                    return
+                for cls in Record.__subclasses__():
+                    if "_fields" not in cls.__dict__ and not made and cls.__dictoffset__ != 0:
+                        made.append(tuple.__new__(cls, (1,)))
+            gc.callbacks.append(callback)
+            gc.set_threshold(1)
+            for i in range(50):
+                class P(Record):
+                    x: int
+                for instance in made:
+                    same_layout(instance)
+                del made[:]
+            gc.callbacks.remove(callback)
+            """,
+        )
+
     def test_unsealed_records_stay_immutable(self):
         """Where a hook had the class first, the class keeps its dict slot and forbids attributes."""
 
@@ -248,6 +345,49 @@ class TestConstructorReentrancy:
         )
         assert "P(a=0, b=0) P(a=0, b=0)" in output
 
+    def test_cleared_constructor_is_not_used(self):
+        """A Constructor the collector cleared sends calls to the Python path, not to NULL."""
+        output = run(
+            """
+            import gc, weakref
+            from records import Record, field
+            keep = []
+            def late_call(cls_ref):
+                def callback(_):
+                    cls = cls_ref()
+                    if cls is not None:
+                        try:
+                            print("got", cls(1))
+                        except Exception as error:
+                            print("raised", type(error).__name__)
+                return callback
+            class Factory:
+                __slots__ = ("cls", "__weakref__")
+                def __call__(self):
+                    return []
+                def __del__(self):
+                    keep.append(weakref.ref(self, late_call(weakref.ref(self.cls))))
+            def make():
+                f = Factory()
+                class P(Record):
+                    x: int
+                    y: list = field(default_factory=f)
+                constructor = P.__dict__["__new__"]
+                del P.__new__, P.__record_factories__
+                del constructor.__func__.__globals__["_factory_1"]
+                gc.collect()
+                class Q(Record):
+                    x: int
+                    y: list = field(default_factory=list)
+                Q.__new__ = constructor
+                f.cls = Q
+            make()
+            gc.collect()
+            print("survived")
+            """
+        )
+        assert "survived" in output
+
     def test_constructor_cannot_be_made_empty(self):
         """The Constructor type cannot be instantiated or re-initialized from Python."""
         new = vars(Point)["__new__"]
@@ -292,6 +432,34 @@ class TestBuilderReentrancy:
             """
         )
         assert "('x', 'y')" in output
+
+    def test_class_renamed_during_the_build(self):
+        """Code that renames the class during the build cannot free the name the build uses."""
+        output = run(
+            """
+            from records import Record
+            def new_class():
+                return Record.__subclasses__()[-1]
+            class Key(str):
+                def __hash__(self):
+                    return hash("_fields")
+                def __eq__(self, other):
+                    if other == "_fields":
+                        new_class().__name__ = "".join(["Fresh", "Name", str(id(self))])
+                    return False
+            class Default:
+                @property
+                def __class__(self):
+                    new_class().__name__ = "Other"
+                    return Default
+            namespace = {"__annotations__": {"a": int, "_b": int}, "a": Default(), Key("k"): 1}
+            try:
+                type("P", (Record,), namespace)
+            except ValueError as error:
+                print(error)
+            """
+        )
+        assert "field name '_b' starts with an underscore" in output
 
     def test_default_drops_the_base(self):
         """A default whose __class__ replaces the base's fields and the class's bases."""
