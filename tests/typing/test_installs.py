@@ -41,7 +41,7 @@ def test_every_stub_is_imported_by_the_package_stub():
             assert f"from records.{name.removesuffix('.pyi')} import Record" in interface
 
 
-pytestmark = pytest.mark.skipif(
+needs_pyright = pytest.mark.skipif(
     not PYRIGHT.exists() and not os.environ.get("RECORDS_REQUIRE_CHECKERS"),
     reason="pyright comes with the 'checkers' extra (tox env typing-checkers)",
 )
@@ -110,6 +110,7 @@ def installs(tmp_path_factory):
     }
 
 
+@needs_pyright
 def test_the_wheel_ships_every_stub(installs):
     """The wheel holds py.typed and each stub, as in the source tree."""
     archive = zipfile.ZipFile(installs["wheel file"])
@@ -119,6 +120,7 @@ def test_the_wheel_ships_every_stub(installs):
         assert (PACKAGE / name).read_text() == archive.read(f"records/{name}").decode()
 
 
+@needs_pyright
 def test_the_editable_install_has_no_copy_of_the_stub(installs):
     """An editable install points at the source tree, with no stale stub of its own."""
     site = subprocess.run(
@@ -130,6 +132,7 @@ def test_the_editable_install_has_no_copy_of_the_stub(installs):
     assert not (Path(site) / "records").exists()
 
 
+@needs_pyright
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
 def test_every_install_gives_the_recorded_view(checker, installs, tmp_path):
     """mypy and pyright read the stub from a wheel, an editable install and the source tree."""
