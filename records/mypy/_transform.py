@@ -291,6 +291,16 @@ def _forget_own_tuple_conflict(ctx: ClassDefContext) -> None:
     with the base's, and reports two incompatible tuple bases. The error is
     withdrawn only when the one tuple base is a record, so a real conflict
     (a record and another tuple type as bases) is still reported.
+
+    No public route exists. mypy reports the error in
+    ``SemanticAnalyzer.configure_tuple_base_class``, before any class hook
+    runs, and gives plugins no hook before it; ``Errors`` has no call that
+    withdraws one report (``clear_errors_in_targets``, the daemon's, clears
+    every error of a target), and its ``ErrorWatcher`` filters only the
+    errors reported while it is active, in code the plugin itself calls. So
+    the report is taken out of ``Errors.error_info_map``, the list of the
+    file's reports, through ``getattr``: if a mypy release renames it, the
+    error stays (and the plugin tests say so) rather than the plugin failing.
     """
     defn = ctx.cls
     if not defn.has_incompatible_baseclass:
