@@ -12,8 +12,10 @@ from __future__ import annotations
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
+    Decorator,
     DictExpr,
     Expression,
+    FuncDef,
     ListExpr,
     NameExpr,
     RefExpr,
@@ -26,11 +28,13 @@ from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
 from mypy.typeops import map_type_from_supertype
 from mypy.types import (
     AnyType,
+    CallableType,
     Instance,
     TupleType,
     Type,
     TypeAliasType,
     TypeOfAny,
+    TypeType,
     UnionType,
     get_proper_type,
     has_type_vars,
@@ -230,6 +234,7 @@ class RecordTransformer:
         _set_tuple_type(self.ctx, fields)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
             add_members(self.ctx, fields, synthetic=synthetic)
+        self._point_signatures_at_tuple_types()
         if not api.final_iteration and any(
             _mentions_record(f.type, unbuilt_only=True) for f in collected.own
         ):
@@ -237,31 +242,62 @@ class RecordTransformer:
             # complete for others to use; one more pass converts the reference.
             api.defer()
 
+    def _point_signatures_at_tuple_types(self) -> None:
+        """
+        Point the class body's own method signatures at the records' tuple types.
+
+        mypy analyses a method's signature with the class body, before this
+        hook runs. At module level it analyses the signature again once the
+        class is built; in a function it does not, so ``-> "Celsius"`` would
+        stay the plain class, which mypy does not take for the record's tuple
+        type (``__new__`` must return a subtype of it).
+        """
+        for symbol in self.info.names.values():
+            node = symbol.node
+            func = node.func if isinstance(node, Decorator) else node
+            if symbol.plugin_generated or not isinstance(func, FuncDef):
+                continue
+            if func.info is not self.info:
+                continue
+            signature = func.type
+            if isinstance(signature, CallableType) and any(
+                _mentions_record(typ) for typ in [*signature.arg_types, signature.ret_type]
+            ):
+                func.type = signature.copy_modified(
+                    arg_types=[_as_tuple_types(typ) for typ in signature.arg_types],
+                    ret_type=_as_tuple_types(signature.ret_type),
+                )
+
 
 def _as_tuple_types(typ: Type) -> Type:
     """
     Return *typ* with instances of record classes replaced by their tuple types.
 
-    Handles instances (and their arguments), unions and tuples: the shapes of
-    field annotations (``Node | None``, ``list[Node]``). mypy's own type
-    translators are compiled and cannot be subclassed from a plugin.
+    Handles instances (and their arguments), unions, tuples and ``type[...]``:
+    the shapes of field annotations (``Node | None``, ``list[Node]``) and of a
+    method's ``cls``. mypy's own type translators are compiled and cannot be
+    subclassed from a plugin.
     """
     if isinstance(typ, TypeAliasType):  # already converted; may be recursive
         return typ
     proper = get_proper_type(typ)
+    converted = typ
     if isinstance(proper, Instance):
         info = proper.type
         if info.special_alias is not None and info.tuple_type is not None and is_record(info):
-            return TypeAliasType(info.special_alias, list(proper.args))
-        if proper.args:
-            return proper.copy_modified(args=[_as_tuple_types(arg) for arg in proper.args])
+            converted = TypeAliasType(info.special_alias, list(proper.args))
+        elif proper.args:
+            converted = proper.copy_modified(args=[_as_tuple_types(arg) for arg in proper.args])
     elif isinstance(proper, UnionType):
-        return UnionType(
-            [_as_tuple_types(item) for item in proper.items], proper.line, proper.column
-        )
+        items = [_as_tuple_types(item) for item in proper.items]
+        converted = UnionType(items, proper.line, proper.column)
     elif isinstance(proper, TupleType):
-        return proper.copy_modified(items=[_as_tuple_types(item) for item in proper.items])
-    return typ
+        converted = proper.copy_modified(items=[_as_tuple_types(item) for item in proper.items])
+    elif isinstance(proper, TypeType):  # a method's cls
+        item = _as_tuple_types(proper.item)
+        if item is not proper.item:
+            converted = TypeType.make_normalized(get_proper_type(item))
+    return converted
 
 
 def _mentions_record(typ: Type, *, unbuilt_only: bool = False) -> bool:
@@ -275,6 +311,8 @@ def _mentions_record(typ: Type, *, unbuilt_only: bool = False) -> bool:
         return any(_mentions_record(arg, unbuilt_only=unbuilt_only) for arg in proper.args)
     if isinstance(proper, (UnionType, TupleType)):
         return any(_mentions_record(item, unbuilt_only=unbuilt_only) for item in proper.items)
+    if isinstance(proper, TypeType):
+        return _mentions_record(proper.item, unbuilt_only=unbuilt_only)
     return False
 
 
