@@ -36,12 +36,9 @@ RECORDS_MODULE = "records_examples.py"
 MODULES = (RECORDS_MODULE, "namedtuple_examples.py")
 BIN = Path(sys.executable).parent
 MARK = re.compile(r"#\s*E$")
-# pyright and basedpyright run in their standard mode (basedpyright's own
-# default adds its lint rules), each checker with the Python running the tests.
-PYRIGHT_CONFIG = {
-    "typeCheckingMode": "standard",
-    "pythonVersion": f"{sys.version_info.major}.{sys.version_info.minor}",
-}
+# Each checker in its default mode, with the Python running the tests.
+# (basedpyright's default mode adds warnings of its own; only errors count.)
+PYRIGHT_CONFIG = {"pythonVersion": f"{sys.version_info.major}.{sys.version_info.minor}"}
 OPT_IN = {"defineConstant": {"RECORDS_AS_NAMEDTUPLE": True}}
 
 
@@ -67,6 +64,7 @@ class View:
     #: The RECORDS_AS_NAMEDTUPLE view, whose documented costs include errors
     #: on valid code (a subclass adding fields, ClassVar, mixins, __new__).
     opt_in: bool = False
+    label: str = ""  # its column on the Typing page
 
     @property
     def id(self) -> str:
@@ -87,6 +85,7 @@ def _pyright_view(checker: str, *, opt_in: bool) -> View:
         "pyright",
         [str(BIN / checker), "--version"],
         opt_in=opt_in,
+        label=f"{checker}, opt-in" if opt_in else checker,
     )
 
 
@@ -99,6 +98,7 @@ VIEWS = [
         [*MYPY, *MODULES],
         "mypy",
         [sys.executable, "-m", "mypy", "--version"],
+        label="mypy + plugin",
     ),
     View(
         "mypy",
@@ -107,6 +107,7 @@ VIEWS = [
         [*MYPY, *MODULES],
         "mypy",
         [sys.executable, "-m", "mypy", "--version"],
+        label="mypy alone",
     ),
     _pyright_view("pyright", opt_in=False),
     _pyright_view("pyright", opt_in=True),
@@ -120,6 +121,7 @@ VIEWS = [
         [str(BIN / "pyrefly"), "check", "--output-format=json", "--summary=none", *MODULES],
         "pyrefly",
         [str(BIN / "pyrefly"), "--version"],
+        label="pyrefly",
     ),
     View(
         "ty",
@@ -128,6 +130,7 @@ VIEWS = [
         [str(BIN / "ty"), "check", "--output-format=concise", "--no-progress", *MODULES],
         "ty",
         [str(BIN / "ty"), "--version"],
+        label="ty",
     ),
     # zuban reads the stub as mypy does (MYPY is true for it): mypy's view.
     View(
@@ -137,6 +140,7 @@ VIEWS = [
         [str(BIN / "zuban"), "check", "--python-executable", sys.executable, *MODULES],
         "mypy",
         [str(BIN / "zuban"), "--version"],
+        label="zuban",
     ),
 ]
 
@@ -192,6 +196,7 @@ class Row:
     name: str
     lines: range
     marked: set[int]
+    doc: str  # the behaviour, as the Typing page's table says it
 
 
 def rows(module: str) -> list[Row]:
@@ -203,7 +208,8 @@ def rows(module: str) -> list[Row]:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("row_"):
             span = range(node.lineno, (node.end_lineno or node.lineno) + 1)
             marked = {number for number in span if MARK.search(lines[number - 1])}
-            found.append(Row(node.name.removeprefix("row_"), span, marked))
+            doc = ast.get_docstring(node) or ""
+            found.append(Row(node.name.removeprefix("row_"), span, marked, doc))
     return found
 
 
@@ -351,3 +357,47 @@ def test_rows_mark_their_errors():
     for module in MODULES:
         for row in rows(module):
             assert bool(row.marked) != (row.name in valid_only), (module, row.name)
+
+
+TYPING_PAGE = HERE.parent.parent.parent / "docs" / "pages" / "typing.md"
+CELLS = {"right": "✓", "missed": "–", "false": "error"}
+
+
+def _row_results(view: View, module: str) -> dict[str, str]:
+    """Each row of *module* as *view* is recorded: right, missed or false (an error on valid code)."""
+    results = {row.name: "right" for row in rows(module)}
+    for line in recorded(view, module).splitlines()[1:]:
+        name, _, rest = line.strip().partition(": ")
+        if name in results and results[name] != "false":
+            results[name] = rest.split()[0]
+    return results
+
+
+def _version(view: View) -> str:
+    header = view.expected.read_text().splitlines()[0]
+    match = re.search(rf"recorded with {view.checker} (\S+)", header)
+    assert match, header
+    return f"{view.checker} {match[1]}"
+
+
+def markdown_table() -> str:
+    """The Typing page's table of what each checker understands, from the recorded outputs."""
+    out = ["| | " + " | ".join(view.label for view in VIEWS) + " |"]
+    out.append("|---" * (len(VIEWS) + 1) + "|")
+    results = [_row_results(view, RECORDS_MODULE) for view in VIEWS]
+    for row in rows(RECORDS_MODULE):
+        cells = [CELLS[result[row.name]] for result in results]
+        out.append(f"| {row.doc} | " + " | ".join(cells) + " |")
+    for module, title in [(RECORDS_MODULE, "records"), (MODULES[1], "`typing.NamedTuple`")]:
+        counts = [str(recorded_rows(view.id, module)) for view in VIEWS]
+        out.append(f"| **rows right, {title}** | " + " | ".join(counts) + " |")
+    versions = sorted({_version(view) for view in VIEWS})
+    out.append("")
+    out.append(f"Measured with {', '.join(versions)}.")
+    return "\n".join(out) + "\n"
+
+
+def test_the_typing_page_shows_the_recorded_matrix():
+    """The Typing page's checker table is the one the recorded outputs make."""
+    table = markdown_table()
+    assert table in TYPING_PAGE.read_text(), f"docs/pages/typing.md needs this table:\n{table}"
