@@ -1,7 +1,7 @@
 # The typed interface of the records package. It sits beside the code, so
 # that type checkers read it in every install: from a wheel, from an editable
-# install and from a source checkout. stubs/records/ links to it for
-# mypy.stubtest, which checks it against the runtime.
+# install and from a source checkout. stubs/records/ links to the package's
+# stubs for mypy.stubtest, which checks them against the runtime.
 
 # records.namedtuple has collections.namedtuple's signature and behaviour; as an
 # alias here, type checkers give it their namedtuple support (mypy and pyright
@@ -95,6 +95,9 @@ class _RecordAPI(tuple[Any, ...]):
 #   listed on the Typing page.
 # - Every other checker sees PEP 681's dataclass_transform, which gives it
 #   the constructor of every record (records/_pep681_view.pyi).
+#
+# Both constants are Final: a checker that does not know them (pyrefly)
+# narrows each to False, where a plain bool would give it both branches.
 MYPY: Final = False
 RECORDS_AS_NAMEDTUPLE: Final = False
 if MYPY:
