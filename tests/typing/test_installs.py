@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_checkers import HERE, RECORDS_MODULE, VIEWS, Diagnostic, View, parse, recorded, section
+from checkers.matrix import HERE, RECORDS_MODULE, VIEWS, Diagnostic, View, parse, recorded, section
 
 ROOT = Path(__file__).parent.parent.parent
 PACKAGE = ROOT / "records"
