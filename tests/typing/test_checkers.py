@@ -102,8 +102,9 @@ def test_valid_lines_run():
     )
     namespace: dict[str, object] = {"__name__": "records_examples"}
     exec(compile(unmarked, RECORDS_MODULE, "exec"), namespace)
-    for row in rows(RECORDS_MODULE):
-        namespace[f"row_{row.name}"]()
+    results = {row.name: namespace[f"row_{row.name}"]() for row in rows(RECORDS_MODULE)}
+    assert len(rows(RECORDS_MODULE)) == len(results)
+    assert {None} == set(results.values())  # each row ran to its end
 
 
 def test_the_namedtuple_module_has_the_same_rows():
