@@ -172,3 +172,11 @@ def as_in_source(name: str) -> str:
     from unicodedata import normalize
 
     return normalize("NFKC", name)
+
+
+# Messages of the functional form (Record.define), as the mypy plugin reports them
+
+
+def define_field_type_message(record: str, name: str) -> str:
+    """Message for a ``Record.define`` field whose type is an expression, not a type."""
+    return f"record {record!r}: the type of field {name!r} is not a type"

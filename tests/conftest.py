@@ -6,10 +6,11 @@ import sys
 from hypothesis import settings
 
 # The fuzzer is a separate command (see tests/fuzz/fuzz_records.py); the
-# pyright examples and the do-nothing mypy plugin are inputs, not tests.
+# type checkers' example modules and the do-nothing mypy plugin are inputs,
+# not tests.
 collect_ignore_glob = [
     "fuzz/*",
-    "typing/pyright_examples.py",
+    "typing/checkers/*",
     "typing/noop_plugin.py",
     "support/refleak_check.py",  # a script for debug builds: tests/scripts/run_on_debug_python.sh
 ]

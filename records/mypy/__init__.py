@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 class RecordsPlugin(Plugin):

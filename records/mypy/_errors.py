@@ -29,6 +29,9 @@ RECORD_BASES = ErrorCode("records-record-bases", "Fields come from one record ba
 MUTABLE_DEFAULT = ErrorCode(
     "records-mutable-default", "list, dict and set defaults need default_factory", "records"
 )
+FIELD_TYPE = ErrorCode(
+    "records-field-type", "Record.define needs a type for each field", "records"
+)
 
 
 def _mypy_quotes(message: str) -> str:
@@ -79,3 +82,11 @@ def error_mutable_default(
     """Report a list, dict or set default."""
     message = _rules.mutable_default_text(record, name, shown, factory)
     api.fail(_mypy_quotes(message), context, code=MUTABLE_DEFAULT)
+
+
+def error_field_type(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, context: Context
+) -> None:
+    """Report a ``Record.define`` field given an expression that is not a type."""
+    message = _rules.define_field_type_message(record, name)
+    api.fail(_mypy_quotes(message), context, code=FIELD_TYPE)

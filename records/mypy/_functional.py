@@ -27,6 +27,7 @@ from mypy.nodes import (
 from mypy.plugin import ClassDefContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny
 
+from . import _errors
 from ._transform import transform
 
 TYPE_CHECKING = False
@@ -89,12 +90,14 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
                 defaults[key.value] = value
 
     api = ctx.api
+    typename = arguments.get("typename")
+    record = typename.value if isinstance(typename, StrExpr) else ctx.name
     types: list[Type] = []
-    for _, annotation in pairs:
+    for name, annotation in pairs:
         try:
             unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
         except TypeTranslationError:
-            api.fail("record field types must be types", annotation)
+            _errors.error_field_type(api, record, name, annotation)
             unanalyzed = AnyType(TypeOfAny.from_error)
         analyzed = api.anal_type(unanalyzed)
         if analyzed is None:

@@ -4,18 +4,13 @@ Turn a record class into what mypy needs: fields, a tuple type, and methods.
 Runs from ``get_base_class_hook`` after the class body is analysed, possibly
 several times (deferral), so every step is idempotent. All state lives on the
 ``TypeInfo``: ``names``, ``tuple_type`` and ``metadata["records"]`` (JSON).
+``_members`` adds the generated methods and attributes.
 """
 
 from __future__ import annotations
 
 from mypy.nodes import (
-    ARG_NAMED_OPT,
-    ARG_OPT,
-    ARG_POS,
-    MDEF,
-    Argument,
     AssignmentStmt,
-    Block,
     CallExpr,
     Decorator,
     DictExpr,
@@ -25,42 +20,37 @@ from mypy.nodes import (
     NameExpr,
     RefExpr,
     SetExpr,
-    SymbolTableNode,
     TempNode,
     TypeInfo,
-    TypeVarExpr,
     Var,
 )
-from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback, set_callable_name
+from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
 from mypy.typeops import map_type_from_supertype
 from mypy.types import (
     AnyType,
     CallableType,
     Instance,
-    LiteralType,
     TupleType,
     Type,
     TypeAliasType,
     TypeOfAny,
     TypeType,
-    TypeVarId,
-    TypeVarType,
     UnionType,
     get_proper_type,
     has_type_vars,
 )
 
 from . import _errors
+from ._members import add_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
 #: Where Record is defined: the stub (records) or the source (records._record).
-RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
+RECORD_FULLNAMES = frozenset({"records._mypy_view.Record", "records._record.Record"})
 FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
 METADATA_KEY = "records"
-SELF_TVAR_NAME = "_RecordSelf"
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
 
 
@@ -71,7 +61,7 @@ def is_record(info: TypeInfo) -> bool:
     )
 
 
-class _Field:
+class Field:
     """One field as the plugin sees it."""
 
     def __init__(self, name: str, typ: Type, has_default: bool) -> None:
@@ -80,136 +70,234 @@ class _Field:
         self.has_default = has_default
 
 
-def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:  # noqa: PLR0912, PLR0915 - one pass, as mypy's own
+class _Collected:
+    """What the class statement says: the record base to extend, and the fields."""
+
+    def __init__(
+        self, source: TypeInfo | None, conflict: bool, inherited: list[Field], own: list[Field]
+    ) -> None:
+        self.source = source  # the nearest record base with fields, if any
+        self.conflict = conflict  # fields come from two unrelated records
+        self.inherited = inherited
+        self.own = own
+
+
+def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+    """Build the record *ctx.cls* (the base class hook); see ``RecordTransformer``."""
+    RecordTransformer(ctx, synthetic=synthetic).transform()
+
+
+class RecordTransformer:
     """
-    Build the record *ctx.cls*; defer while a base record is not ready.
+    Build one record class: collect its fields, then apply them to its ``TypeInfo``.
+
+    As mypy's ``DataclassTransformer``: collecting reads the class body and
+    the bases' metadata and reports definition errors; applying sets the
+    tuple type, the metadata and the generated members. A base record not
+    built yet, or a field type not analysed yet, defers the class to mypy's
+    next pass, before anything is applied.
 
     *synthetic* classes (from ``Record.define``) are not class statements:
     mypy analyses their generated methods outside any class scope, where a
     self type variable cannot be bound, so those methods take and return the
     class itself.
     """
-    info = ctx.cls.info
-    api = ctx.api
-    record = info.name
 
-    source: TypeInfo | None = None
-    conflict = False
-    for base in info.mro[1:]:
-        if not is_record(base):
-            continue
-        if METADATA_KEY not in base.metadata:
-            if not api.final_iteration:
-                api.defer()
-            return
-        if base.metadata[METADATA_KEY]["fields"]:
-            if source is None:
-                source = base
-            elif not source.has_base(base.fullname) and _is_direct_base(info, base):
-                _errors.error_record_bases(api, record, source.name, base.name, ctx.cls)
-                conflict = True
+    def __init__(self, ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+        self.ctx = ctx
+        self.api = ctx.api
+        self.info = ctx.cls.info
+        self.synthetic = synthetic
 
-    inherited: list[_Field] = []
-    if source is not None:
+    def transform(self) -> None:
+        """Collect, then apply; nothing is applied on a pass that defers."""
+        collected = self.collect()
+        if collected is not None:
+            self.apply(collected)
+
+    def collect(self) -> _Collected | None:
+        """Read the bases and the class body; return ``None`` when the class must wait."""
+        bases = self._collect_record_base()
+        if bases is None:
+            return None
+        source, conflict = bases
+        inherited = self._collect_inherited(source)
+        own = self._collect_own(source, inherited)
+        if own is None:
+            return None
+        return _Collected(source, conflict, inherited, own)
+
+    def _collect_record_base(self) -> tuple[TypeInfo | None, bool] | None:
+        """Find the record base whose fields this class extends; report a second one."""
+        source: TypeInfo | None = None
+        conflict = False
+        for base in self.info.mro[1:]:
+            if not is_record(base):
+                continue
+            if METADATA_KEY not in base.metadata:
+                if not self.api.final_iteration:
+                    self.api.defer()
+                return None
+            if base.metadata[METADATA_KEY]["fields"]:
+                if source is None:
+                    source = base
+                elif not source.has_base(base.fullname) and _is_direct_base(self.info, base):
+                    _errors.error_record_bases(
+                        self.api, self.info.name, source.name, base.name, self.ctx.cls
+                    )
+                    conflict = True
+        return source, conflict
+
+    def _collect_inherited(self, source: TypeInfo | None) -> list[Field]:
+        """Return the fields of the record base, typed as this class sees them."""
+        inherited: list[Field] = []
+        if source is None:
+            return inherited
         for entry in source.metadata[METADATA_KEY]["fields"]:
             # The field's Var lives on the record that declared it, which may
             # be further up than the nearest record base.
             symbol = source.get(entry["name"])
             node = symbol.node if symbol is not None else None
             if isinstance(node, Var) and node.type is not None:
-                mapped = map_type_from_supertype(node.type, info, node.info)
+                mapped = map_type_from_supertype(node.type, self.info, node.info)
             else:
                 mapped = _any()
-            inherited.append(_Field(entry["name"], mapped, entry["has_default"]))
+            inherited.append(Field(entry["name"], mapped, entry["has_default"]))
+        return inherited
 
-    own: list[_Field] = []
-    previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
-    for stmt in ctx.cls.defs.body:
-        if not (isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1):
-            continue
-        lvalue = stmt.lvalues[0]
-        if not isinstance(lvalue, NameExpr):
-            continue
-        symbol = info.names.get(lvalue.name)
-        node = symbol.node if symbol is not None else None
-        if not isinstance(node, Var) or node.is_classvar:
-            continue
-        name = lvalue.name
-        if node.type is None:
-            if not api.final_iteration:
-                api.defer()
-                return
-            node.type = _any()
-        if name.startswith("_"):
-            _errors.error_field_name(api, record, name, stmt)
-        if any(field.name == name for field in inherited):
-            declared_in = _declaring_class(source, name) if source is not None else record
-            _errors.error_redefined_field(api, record, name, declared_in, stmt)
-            continue
-        has_default = _has_default(api, record, name, stmt.rvalue, stmt)
-        if has_default:
-            previous_default = name
-        elif previous_default is not None:
-            _errors.error_field_order(api, record, name, previous_default, stmt)
-        node.is_property = True  # read-only, as the accessor is
-        own.append(_Field(name, node.type, has_default))
+    def _collect_own(self, source: TypeInfo | None, inherited: list[Field]) -> list[Field] | None:
+        """Return the fields the class body annotates; report the errors in them."""
+        api = self.api
+        record = self.info.name
+        own: list[Field] = []
+        previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
+        for stmt in self.ctx.cls.defs.body:
+            if not (
+                isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1
+            ):
+                continue
+            lvalue = stmt.lvalues[0]
+            if not isinstance(lvalue, NameExpr):
+                continue
+            symbol = self.info.names.get(lvalue.name)
+            node = symbol.node if symbol is not None else None
+            if not isinstance(node, Var) or node.is_classvar:
+                continue
+            name = lvalue.name
+            if node.type is None:
+                if not api.final_iteration:
+                    api.defer()
+                    return None
+                node.type = _any()
+            if name.startswith("_"):
+                _errors.error_field_name(api, record, name, stmt)
+            if any(field.name == name for field in inherited):
+                declared_in = _declaring_class(source, name) if source is not None else record
+                _errors.error_redefined_field(api, record, name, declared_in, stmt)
+                continue
+            has_default = _has_default(api, record, name, stmt.rvalue, stmt)
+            if has_default:
+                previous_default = name
+            elif previous_default is not None:
+                _errors.error_field_order(api, record, name, previous_default, stmt)
+            node.is_property = True  # read-only, as the accessor is
+            own.append(Field(name, node.type, has_default))
+        return own
 
-    fields = inherited + own
-    if any(_mentions_record(field.type) for field in own):
-        # Annotations analysed before this hook ran name record classes (this
-        # one, or one across an import cycle) as plain classes. Point them at
-        # the records' tuple types through their type aliases, as mypy does
-        # for named tuples: recursive, and printed by name.
-        fallback = api.named_type("builtins.tuple", [_any()])
-        info.update_tuple_type(TupleType([f.type for f in fields], fallback))
-        for field in own:
-            field.type = _as_tuple_types(field.type)
-            node = info.names[field.name].node
-            if isinstance(node, Var):
-                node.type = field.type
-    # Below a record made by Record.define, self type variables do not bind
-    # either (mypy 2.4): the whole family uses concrete class types.
-    synthetic = synthetic or (
-        source is not None and bool(source.metadata[METADATA_KEY].get("synthetic"))
-    )
-    info.metadata[METADATA_KEY] = {
-        "fields": [{"name": f.name, "has_default": f.has_default} for f in fields],
-        "synthetic": synthetic,
-    }
-    _forget_own_tuple_conflict(ctx)
-    _set_tuple_type(ctx, fields)
-    if not conflict:  # a class with two record bases keeps the first one's methods
-        _add_members(ctx, fields, synthetic=synthetic)
-    if not api.final_iteration and any(_mentions_record(f.type, unbuilt_only=True) for f in own):
-        # A record across an import cycle is not built yet. This class is
-        # complete for others to use; one more pass converts the reference.
-        api.defer()
+    def apply(self, collected: _Collected) -> None:
+        """Make the class the tuple of its fields, with the members a record has."""
+        api = self.api
+        fields = collected.inherited + collected.own
+        if any(_mentions_record(field.type) for field in collected.own):
+            # Annotations analysed before this hook ran name record classes (this
+            # one, or one across an import cycle) as plain classes. Point them at
+            # the records' tuple types through their type aliases, as mypy does
+            # for named tuples: recursive, and printed by name.
+            fallback = api.named_type("builtins.tuple", [_any()])
+            self.info.update_tuple_type(TupleType([f.type for f in fields], fallback))
+            for field in collected.own:
+                field.type = _as_tuple_types(field.type)
+                node = self.info.names[field.name].node
+                if isinstance(node, Var):
+                    node.type = field.type
+        # Below a record made by Record.define, self type variables do not bind
+        # either (mypy 2.4): the whole family uses concrete class types.
+        source = collected.source
+        synthetic = self.synthetic or (
+            source is not None and bool(source.metadata[METADATA_KEY].get("synthetic"))
+        )
+        self.info.metadata[METADATA_KEY] = {
+            "fields": [{"name": f.name, "has_default": f.has_default} for f in fields],
+            "synthetic": synthetic,
+        }
+        _forget_own_tuple_conflict(self.ctx)
+        _set_tuple_type(self.ctx, fields)
+        if not collected.conflict:  # a class with two record bases keeps the first one's methods
+            add_members(self.ctx, fields, synthetic=synthetic)
+        self._point_signatures_at_tuple_types()
+        if not api.final_iteration and any(
+            _mentions_record(f.type, unbuilt_only=True) for f in collected.own
+        ):
+            # A record across an import cycle is not built yet. This class is
+            # complete for others to use; one more pass converts the reference.
+            api.defer()
+
+    def _point_signatures_at_tuple_types(self) -> None:
+        """
+        Point the class body's own method signatures at the records' tuple types.
+
+        mypy analyses a method's signature with the class body, before this
+        hook runs. At module level it analyses the signature again once the
+        class is built; in a function it does not, so ``-> "Celsius"`` would
+        stay the plain class, which mypy does not take for the record's tuple
+        type (``__new__`` must return a subtype of it).
+        """
+        for symbol in self.info.names.values():
+            node = symbol.node
+            func = node.func if isinstance(node, Decorator) else node
+            if symbol.plugin_generated or not isinstance(func, FuncDef):
+                continue
+            if func.info is not self.info:
+                continue
+            signature = func.type
+            if isinstance(signature, CallableType) and any(
+                _mentions_record(typ) for typ in [*signature.arg_types, signature.ret_type]
+            ):
+                func.type = signature.copy_modified(
+                    arg_types=[_as_tuple_types(typ) for typ in signature.arg_types],
+                    ret_type=_as_tuple_types(signature.ret_type),
+                )
 
 
 def _as_tuple_types(typ: Type) -> Type:
     """
     Return *typ* with instances of record classes replaced by their tuple types.
 
-    Handles instances (and their arguments), unions and tuples: the shapes of
-    field annotations (``Node | None``, ``list[Node]``). mypy's own type
-    translators are compiled and cannot be subclassed from a plugin.
+    Handles instances (and their arguments), unions, tuples and ``type[...]``:
+    the shapes of field annotations (``Node | None``, ``list[Node]``) and of a
+    method's ``cls``. mypy's own type translators are compiled and cannot be
+    subclassed from a plugin.
     """
     if isinstance(typ, TypeAliasType):  # already converted; may be recursive
         return typ
     proper = get_proper_type(typ)
+    converted = typ
     if isinstance(proper, Instance):
         info = proper.type
         if info.special_alias is not None and info.tuple_type is not None and is_record(info):
-            return TypeAliasType(info.special_alias, list(proper.args))
-        if proper.args:
-            return proper.copy_modified(args=[_as_tuple_types(arg) for arg in proper.args])
+            converted = TypeAliasType(info.special_alias, list(proper.args))
+        elif proper.args:
+            converted = proper.copy_modified(args=[_as_tuple_types(arg) for arg in proper.args])
     elif isinstance(proper, UnionType):
-        return UnionType(
-            [_as_tuple_types(item) for item in proper.items], proper.line, proper.column
-        )
+        items = [_as_tuple_types(item) for item in proper.items]
+        converted = UnionType(items, proper.line, proper.column)
     elif isinstance(proper, TupleType):
-        return proper.copy_modified(items=[_as_tuple_types(item) for item in proper.items])
-    return typ
+        converted = proper.copy_modified(items=[_as_tuple_types(item) for item in proper.items])
+    elif isinstance(proper, TypeType):  # a method's cls
+        item = _as_tuple_types(proper.item)
+        if item is not proper.item:
+            converted = TypeType.make_normalized(get_proper_type(item))
+    return converted
 
 
 def _mentions_record(typ: Type, *, unbuilt_only: bool = False) -> bool:
@@ -223,6 +311,8 @@ def _mentions_record(typ: Type, *, unbuilt_only: bool = False) -> bool:
         return any(_mentions_record(arg, unbuilt_only=unbuilt_only) for arg in proper.args)
     if isinstance(proper, (UnionType, TupleType)):
         return any(_mentions_record(item, unbuilt_only=unbuilt_only) for item in proper.items)
+    if isinstance(proper, TypeType):
+        return _mentions_record(proper.item, unbuilt_only=unbuilt_only)
     return False
 
 
@@ -239,6 +329,16 @@ def _forget_own_tuple_conflict(ctx: ClassDefContext) -> None:
     with the base's, and reports two incompatible tuple bases. The error is
     withdrawn only when the one tuple base is a record, so a real conflict
     (a record and another tuple type as bases) is still reported.
+
+    No public route exists. mypy reports the error in
+    ``SemanticAnalyzer.configure_tuple_base_class``, before any class hook
+    runs, and gives plugins no hook before it; ``Errors`` has no call that
+    withdraws one report (``clear_errors_in_targets``, the daemon's, clears
+    every error of a target), and its ``ErrorWatcher`` filters only the
+    errors reported while it is active, in code the plugin itself calls. So
+    the report is taken out of ``Errors.error_info_map``, the list of the
+    file's reports, through ``getattr``: if a mypy release renames it, the
+    error stays (and the plugin tests say so) rather than the plugin failing.
     """
     defn = ctx.cls
     if not defn.has_incompatible_baseclass:
@@ -316,7 +416,7 @@ def _check_mutable(
         _errors.error_mutable_default(api, record, name, shown, factory, context)
 
 
-def _set_tuple_type(ctx: ClassDefContext, fields: list[_Field]) -> None:
+def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
     """Make the class a tuple type of its fields' types."""
     info = ctx.cls.info
     fallback = ctx.api.named_type("builtins.tuple", [_any()])
@@ -330,151 +430,3 @@ def _set_tuple_type(ctx: ClassDefContext, fields: list[_Field]) -> None:
         schedule_patch = getattr(ctx.api, "schedule_patch", None)
         if schedule_patch is not None:
             schedule_patch(PRIORITY_FALLBACKS, lambda: calculate_tuple_fallback(tuple_type))
-
-
-def _add_members(ctx: ClassDefContext, fields: list[_Field], *, synthetic: bool = False) -> None:
-    """Add what Record generates, keeping anything the class body defines."""
-    info = ctx.cls.info
-    api = ctx.api
-    str_type = api.named_type("builtins.str")
-    any_tuple = api.named_type("builtins.tuple", [_any()])
-    _add_var(info, "_fields", TupleType([str_type for _ in fields], any_tuple))
-    _add_var(info, "_field_defaults", api.named_type("builtins.dict", [str_type, _any()]))
-    literals: list[Type] = [LiteralType(field.name, str_type) for field in fields]
-    _add_var(info, "__match_args__", TupleType(literals, any_tuple))
-
-    assert info.tuple_type is not None
-    tvar_scope = getattr(api, "tvar_scope", None)
-    raw_id = tvar_scope.new_unique_func_id().raw_id if tvar_scope is not None else -1
-    self_tvar = TypeVarType(
-        SELF_TVAR_NAME,
-        f"{info.fullname}.{SELF_TVAR_NAME}",
-        TypeVarId(raw_id),
-        [],
-        info.tuple_type,
-        _any(),
-    )
-    self_or_none: TypeVarType | None = None
-    if not synthetic:
-        self_or_none = self_tvar
-        info.names[SELF_TVAR_NAME] = SymbolTableNode(
-            MDEF,
-            TypeVarExpr(
-                SELF_TVAR_NAME, f"{info.fullname}.{SELF_TVAR_NAME}", [], info.tuple_type, _any()
-            ),
-        )
-    new_args = [
-        Argument(
-            Var(field.name, field.type),
-            field.type,
-            None,
-            ARG_OPT if field.has_default else ARG_POS,
-        )
-        for field in fields
-    ]
-    _add_method(ctx, self_or_none, "__new__", new_args, None, kind="new")
-    replace_args = [
-        Argument(Var(field.name, field.type), field.type, None, ARG_NAMED_OPT) for field in fields
-    ]
-    _add_method(ctx, self_or_none, "_replace", replace_args, None)
-    iterable = api.named_type("typing.Iterable", [_any()])
-    _add_method(
-        ctx,
-        self_or_none,
-        "_make",
-        [Argument(Var("iterable", iterable), iterable, None, ARG_POS)],
-        None,
-        kind="classmethod",
-    )
-    _add_method(
-        ctx, self_or_none, "_asdict", [], api.named_type("builtins.dict", [str_type, _any()])
-    )
-    # Iterating gives the union of the field types (the class's own tuple base
-    # is tuple[Any, ...], which would give Any).
-    item = UnionType.make_union([field.type for field in fields]) if fields else _any()
-    _add_method(ctx, self_or_none, "__iter__", [], api.named_type("typing.Iterator", [item]))
-
-
-def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
-    existing = info.names.get(name)
-    if existing is not None and not existing.plugin_generated:
-        return
-    var = Var(name, typ)
-    var.info = info
-    var.is_initialized_in_class = True
-    var._fullname = f"{info.fullname}.{name}"
-    symbol = SymbolTableNode(MDEF, var)
-    symbol.plugin_generated = True
-    info.names[name] = symbol
-
-
-def _add_method(
-    ctx: ClassDefContext,
-    self_tvar: TypeVarType | None,
-    name: str,
-    args: list[Argument],
-    ret: Type | None,
-    kind: str = "method",
-) -> None:
-    """Add method *name* unless the class body defines it (kind: method, new, classmethod)."""
-    info = ctx.cls.info
-    existing = info.names.get(name)
-    if existing is not None and not existing.plugin_generated:
-        return
-    fullname = f"{info.fullname}.{name}"
-    self_type: Type
-    if self_tvar is None:  # a synthetic class: the class itself
-        assert info.tuple_type is not None
-        self_type = info.tuple_type.copy_modified(fallback=Instance(info, []))
-    else:
-        self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
-    if ret is None:
-        ret = self_type
-    if kind in ("new", "classmethod"):
-        first = Argument(Var("_cls"), TypeType.make_normalized(self_type), None, ARG_POS)
-    else:
-        first = Argument(Var("_self"), self_type, None, ARG_POS)
-    all_args = [first, *args]
-    types: list[Type] = [arg.type_annotation or _any() for arg in all_args]
-    signature = CallableType(
-        types,
-        [arg.kind for arg in all_args],
-        [arg.variable.name for arg in all_args],
-        ret,
-        ctx.api.named_type("builtins.function"),
-    )
-    if isinstance(self_type, TypeVarType):
-        signature.variables = (self_type,)
-    func = FuncDef(name, all_args, Block([]))
-    func.info = info
-    func.is_class = kind == "classmethod"
-    # Marked decorated: mypy then neither checks it as an override of
-    # _RecordAPI's looser methods nor re-adds it to the symbol table when the
-    # class body is analysed again.
-    func.is_decorated = True
-    func.type = set_callable_name(signature, func)
-    func._fullname = fullname
-    func.line = info.line
-    symbol: SymbolTableNode
-    if kind == "classmethod":
-        var = Var(name, func.type)
-        var.is_classmethod = True
-        var.info = info
-        var._fullname = fullname
-        decorator = Decorator(func, [], var)
-        decorator.line = info.line
-        symbol = SymbolTableNode(MDEF, decorator)
-    else:
-        symbol = SymbolTableNode(MDEF, func)
-    symbol.plugin_generated = True
-    # The function also goes in the class body, where the daemon's AST merge
-    # finds it and points it at the class's lasting TypeInfo; a method only in
-    # info.names would keep a discarded one.
-    body = ctx.cls.defs.body
-    previous = existing.node if existing is not None else None
-    if isinstance(previous, Decorator):
-        previous = previous.func
-    if isinstance(previous, FuncDef) and previous in body:
-        body.remove(previous)
-    body.append(func)
-    info.names[name] = symbol

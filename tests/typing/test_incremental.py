@@ -11,8 +11,6 @@ import pytest
 
 mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
 
-STUBS = Path(__file__).parent.parent.parent / "stubs"
-
 SHAPES = textwrap.dedent(
     """
     from records import Record
@@ -35,10 +33,11 @@ USE = textwrap.dedent(
 EDITED_USE = USE + "from shapes import Point3\nreveal_type(Point3(1, 2, 'a'))\nPoint3(1, 2, 3)\n"
 
 
-def _write(directory: Path, shapes: str, use: str) -> None:
+def _write(directory: Path, shapes: str, use: str, *, strict: bool = False) -> None:
     (directory / "shapes.py").write_text(shapes)
     (directory / "use.py").write_text(use)
-    (directory / "mypy.ini").write_text(f"[mypy]\nplugins = records.mypy\nmypy_path = {STUBS}\n")
+    config = "[mypy]\nplugins = records.mypy\n" + ("strict = True\n" if strict else "")
+    (directory / "mypy.ini").write_text(config)
 
 
 def _mypy(directory: Path, cache: Path) -> str:
@@ -115,17 +114,18 @@ DAEMON_STEPS = [
 ]
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="dmypy's unix socket")
-def test_daemon_matches_cold_run(tmp_path):
-    """dmypy, rechecking after each edit, reports what a cold run does."""
+def _daemon_steps(
+    tmp_path: Path, steps: list[tuple[str, str]], *, strict: bool = False
+) -> list[list[str]]:
+    """Run dmypy after each edit in *steps*; each report must be a cold run's. Return them."""
     project = tmp_path / "project"
     project.mkdir()
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / "status.json")]
     run = [*dmypy, "run", "--", "--config-file", "mypy.ini", "use.py", "shapes.py"]
     outputs = []
     try:
-        for step, (shapes, use) in enumerate(DAEMON_STEPS):
-            _write(project, shapes, use)
+        for step, (shapes, use) in enumerate(steps):
+            _write(project, shapes, use, strict=strict)
             daemon = subprocess.run(run, cwd=project, capture_output=True, text=True, check=False)
             assert "Traceback" not in daemon.stderr, daemon.stderr
             cold = _mypy(project, tmp_path / f"cold-cache-{step}")
@@ -133,6 +133,14 @@ def test_daemon_matches_cold_run(tmp_path):
             outputs.append(_reports(daemon.stdout))
     finally:
         subprocess.run([*dmypy, "stop"], cwd=project, capture_output=True, check=False)
+    shutil.rmtree(project)
+    return outputs
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="dmypy's unix socket")
+def test_daemon_matches_cold_run(tmp_path):
+    """dmypy, rechecking after each edit, reports what a cold run does."""
+    outputs = _daemon_steps(tmp_path, DAEMON_STEPS)
     assert (
         'use.py:8: note: Revealed type is "tuple[int, int, str, fallback=shapes.Point3]"'
         in (outputs[1])
@@ -150,4 +158,31 @@ def test_daemon_matches_cold_run(tmp_path):
         ]
     )
     assert outputs[3] == outputs[0]
-    shutil.rmtree(project)
+
+
+LOCAL_USE = textwrap.dedent(
+    """
+    from records import Record
+
+    from shapes import Point
+
+
+    def far_end() -> int:
+        class Segment(Record):
+            start: Point
+            end: Point
+
+        return Segment(Point(1), Point(2)).end.x
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="dmypy's unix socket")
+def test_daemon_keeps_the_methods_of_a_record_in_a_function_typed(tmp_path):
+    """
+    With --strict, dmypy rechecks a record defined in a function, after an
+    edit of the module whose record it uses, without finding an untyped method.
+    """
+    grown = SHAPES + "    z: int = 0\n"  # Point gets a field
+    outputs = _daemon_steps(tmp_path, [(SHAPES, LOCAL_USE), (grown, LOCAL_USE)], strict=True)
+    assert [[], []] == outputs

@@ -1,0 +1,116 @@
+# The typed interface of the records package. It sits beside the code, so
+# that type checkers read it in every install: from a wheel, from an editable
+# install and from a source checkout. stubs/records/ links to the package's
+# stubs for mypy.stubtest, which checks them against the runtime.
+
+# records.namedtuple has collections.namedtuple's signature and behaviour; as an
+# alias here, type checkers give it their namedtuple support (mypy and pyright
+# special-case collections.namedtuple by name).
+from collections import namedtuple as namedtuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Final, TypeVar, overload
+
+from typing_extensions import Self
+
+__version__: str
+ACCELERATED: bool
+ACCELERATOR: str
+__all__ = [
+    "ACCELERATED",
+    "ACCELERATOR",
+    "MISSING",
+    "Field",
+    "Record",
+    "asdict",
+    "field",
+    "fields",
+    "namedtuple",
+    "replace",
+]
+
+_T = TypeVar("_T")
+_Tuple = TypeVar("_Tuple", bound=tuple[Any, ...])
+
+MISSING: Any
+
+class Field:
+    name: str | None
+    type: Any
+    default: Any
+    default_factory: Any
+    doc: str | None
+    def __init__(
+        self,
+        name: str | None = None,
+        type: Any = None,
+        default: Any = ...,
+        default_factory: Callable[[], Any] | Any = ...,
+        doc: str | None = None,
+    ) -> None: ...
+    @property
+    def has_default(self) -> bool: ...
+    def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@overload
+def field(*, default: _T, doc: str | None = None) -> _T: ...
+@overload
+def field(*, default_factory: Callable[[], _T], doc: str | None = None) -> _T: ...
+@overload
+def field(*, doc: str | None = None) -> Any: ...
+
+class _RecordAPI(tuple[Any, ...]):
+    # The API every record class has. A stub-only base, so that the views of
+    # Record below share one body.
+    _fields: ClassVar[tuple[str, ...]]
+    _field_defaults: ClassVar[dict[str, Any]]
+    __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
+    __match_args__: ClassVar[tuple[str, ...]]
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self: ...
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self: ...
+    def _replace(self, /, **changes: Any) -> Self: ...
+    def __replace__(self, /, **changes: Any) -> Self: ...
+    def _asdict(self) -> dict[str, Any]: ...
+    def __getnewargs__(self) -> tuple[Any, ...]: ...
+    # Hooks of other libraries (records._interop): rich's layout, pydantic's schema.
+    def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None: ...
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any: ...
+    @classmethod
+    def define(
+        cls,
+        typename: str,
+        fields: Iterable[tuple[str, Any]] | Mapping[str, Any],
+        *,
+        defaults: Mapping[str, Any] | None = None,
+        module: str | None = None,
+    ) -> type[Any]: ...  # its fields are known to mypy's plugin only
+
+# Which Record a type checker sees. Every branch is an import: pyright
+# ignores an alias chosen by defineConstant when a branch declares a class.
+#
+# - mypy (which reads MYPY as True) and zuban see a plain base class
+#   (records/_mypy_view.pyi): mypy's own dataclass_transform support must not
+#   process records, the records.mypy plugin does.
+# - RECORDS_AS_NAMEDTUPLE, set to true in a checker's configuration
+#   (pyright's defineConstant), presents Record as typing.NamedTuple
+#   (records/_namedtuple_view.pyi): records become tuple types, at the costs
+#   listed on the Typing page.
+# - Every other checker sees PEP 681's dataclass_transform, which gives it
+#   the constructor of every record (records/_pep681_view.pyi).
+#
+# Both constants are Final: a checker that does not know them (pyrefly)
+# narrows each to False, where a plain bool would give it both branches.
+MYPY: Final = False
+RECORDS_AS_NAMEDTUPLE: Final = False
+if MYPY:
+    from records._mypy_view import Record as Record
+elif RECORDS_AS_NAMEDTUPLE:
+    from records._namedtuple_view import Record as Record
+else:
+    from records._pep681_view import Record as Record
+
+def fields(record_or_class: Any) -> tuple[Field, ...]: ...
+def replace(record: _Tuple, /, **changes: Any) -> _Tuple: ...
+def asdict(record: Any, *, recurse: bool = True) -> dict[str, Any]: ...

@@ -1,0 +1,1 @@
+../../records/_mypy_view.pyi

@@ -1,0 +1,1 @@
+../../records/_namedtuple_view.pyi

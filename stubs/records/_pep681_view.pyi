@@ -1,0 +1,1 @@
+../../records/_pep681_view.pyi

@@ -1,0 +1,133 @@
+"""
+The checker matrix: what each type checker understands of records, kept in the repository.
+
+Every checker (mypy with the records plugin and without it, pyright,
+basedpyright, pyrefly, ty, zuban) reads ``checkers/records_examples.py`` and
+its ``typing.NamedTuple`` twin, in each view of records it supports: the
+default one and, where the checker can set a constant, the opt-in
+``RECORDS_AS_NAMEDTUPLE`` view. What it gets wrong, row by row, is compared
+with ``checkers/expected/<checker>-<view>.txt``, so that a checker release
+that changes its behaviour fails here with a readable diff. After checking
+such a change, record the new behaviour with ``RECORDS_UPDATE_CHECKERS=1``.
+
+Whatever the files say, a checker must never report an error on a valid line
+of ``records_examples.py``.
+
+The checkers come with the ``checkers`` extra (tox env ``typing-checkers``,
+which sets ``RECORDS_REQUIRE_CHECKERS``: there a missing checker fails).
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from checkers.matrix import (
+    EXPECTED,
+    HERE,
+    MISSING,
+    MODULES,
+    RECORDS_MODULE,
+    TYPING_PAGE,
+    VIEWS,
+    markdown_table,
+    recorded,
+    recorded_rows,
+    report,
+    rows,
+    run,
+    valid_lines,
+)
+
+if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
+    pytest.skip("the example modules use match statements", allow_module_level=True)
+
+needs_the_checkers = pytest.mark.skipif(
+    bool(MISSING) and not os.environ.get("RECORDS_REQUIRE_CHECKERS"),
+    reason="the checkers come with the 'checkers' extra (tox env typing-checkers)",
+)
+
+
+@needs_the_checkers
+@pytest.mark.parametrize("view", VIEWS, ids=lambda view: view.id)
+def test_checker_reports_what_is_recorded(view, tmp_path):
+    """Each checker reports no error on valid code, and gets exactly the recorded rows wrong."""
+    assert [] == MISSING, "checkers missing"
+    diagnostics = run(view, tmp_path / view.id)
+    actual = report(diagnostics)
+    if not view.opt_in:
+        false = [d for d in diagnostics if d.module == RECORDS_MODULE and d.line in valid_lines()]
+        assert [] == false, f"{view.id} reports errors on valid lines of {RECORDS_MODULE}"
+    if os.environ.get("RECORDS_UPDATE_CHECKERS"):
+        version = subprocess.run(view.version, capture_output=True, text=True, check=True)
+        header = f"# {view.id}: recorded with {' '.join(version.stdout.split())}\n"
+        view.expected.write_text(header + actual)
+    assert recorded(view) == actual
+
+
+def test_every_view_has_a_record():
+    """Every checker view has its recorded output, and no file is left over."""
+    assert sorted(f"{view.id}.txt" for view in VIEWS) == sorted(
+        path.name for path in EXPECTED.glob("*.txt")
+    )
+
+
+def test_no_recorded_view_has_an_error_on_valid_code():
+    """No recorded default view accepts an error on a valid line of the records examples."""
+    for view in VIEWS:
+        assert "errors in " not in recorded(view), view.id
+        if not view.opt_in:
+            assert " false " not in recorded(view, RECORDS_MODULE), view.id
+
+
+def test_pyrefly_and_ty_reach_pyright():
+    """pyrefly and ty get at least as many rows right as pyright, by default."""
+    pyright = recorded_rows("pyright-default", RECORDS_MODULE)
+    assert recorded_rows("pyrefly-default", RECORDS_MODULE) >= pyright
+    assert recorded_rows("ty-default", RECORDS_MODULE) >= pyright
+
+
+def test_mypy_with_the_plugin_gets_every_row():
+    """mypy with the plugin understands every row of the records examples."""
+    total = len(rows(RECORDS_MODULE))
+    assert total == recorded_rows("mypy-plugin", RECORDS_MODULE)
+
+
+def test_valid_lines_run():
+    """Every row of the records examples runs, once its marked lines are left out."""
+    source = (HERE / RECORDS_MODULE).read_text()
+    unmarked = "\n".join(
+        re.sub(r"^(\s*).*#\s*E$", r"\1pass", line) for line in source.splitlines()
+    )
+    namespace: dict[str, object] = {"__name__": "records_examples"}
+    exec(compile(unmarked, RECORDS_MODULE, "exec"), namespace)
+    results = {row.name: namespace[f"row_{row.name}"]() for row in rows(RECORDS_MODULE)}
+    assert len(rows(RECORDS_MODULE)) == len(results)
+    assert {None} == set(results.values())  # each row ran to its end
+
+
+def test_the_namedtuple_module_has_the_same_rows():
+    """The typing.NamedTuple twin has the same rows, marking the same lines."""
+
+    def marked(module: str) -> list[tuple[str, list[str]]]:
+        lines = (HERE / module).read_text().splitlines()
+        return [
+            (row.name, [lines[n - 1].strip() for n in sorted(row.marked)]) for row in rows(module)
+        ]
+
+    assert marked(RECORDS_MODULE) == marked(MODULES[1])
+
+
+def test_rows_mark_their_errors():
+    """Every row marks at least one error, but the rows about valid code only."""
+    valid_only = {"tuple_operations", "define"}
+    for module in MODULES:
+        for row in rows(module):
+            assert bool(row.marked) != (row.name in valid_only), (module, row.name)
+
+
+def test_the_typing_page_shows_the_recorded_matrix():
+    """The Typing page's checker table is the one the recorded outputs make."""
+    table = markdown_table()
+    assert table in TYPING_PAGE.read_text(), f"docs/pages/typing.md needs this table:\n{table}"

@@ -1,0 +1,143 @@
+"""
+Type checkers get the same view of records from every install.
+
+The stub (``records/*.pyi``) sits beside the code, so a wheel, an editable
+install and a source checkout all show it to type checkers. Here mypy (with
+the plugin) and pyright read the records examples of the checker matrix in
+each of the three, and must report the same errors: the ones recorded for
+them in ``checkers/expected/``.
+"""
+
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from checkers.matrix import HERE, RECORDS_MODULE, VIEWS, Diagnostic, View, parse, recorded, section
+
+ROOT = Path(__file__).parent.parent.parent
+PACKAGE = ROOT / "records"
+STUBS = sorted(path.name for path in PACKAGE.glob("*.pyi"))
+PYRIGHT = Path(sys.executable).parent / "pyright"
+
+
+def test_stubs_folder_links_every_stub():
+    """stubs/records/ holds a link to each stub of the package, and nothing else."""
+    linked = ROOT / "stubs" / "records"
+    assert STUBS == sorted(path.name for path in linked.iterdir())
+    for name in STUBS:
+        assert (linked / name).is_symlink(), name
+        assert (linked / name).resolve() == (PACKAGE / name).resolve()
+
+
+def test_every_stub_is_imported_by_the_package_stub():
+    """Each stub module is a view of Record that records/__init__.pyi imports."""
+    interface = (PACKAGE / "__init__.pyi").read_text()
+    for name in STUBS:
+        if name != "__init__.pyi":
+            assert f"from records.{name.removesuffix('.pyi')} import Record" in interface
+
+
+needs_pyright = pytest.mark.skipif(
+    not PYRIGHT.exists() and not os.environ.get("RECORDS_REQUIRE_CHECKERS"),
+    reason="pyright comes with the 'checkers' extra (tox env typing-checkers)",
+)
+
+
+def _environment(directory: Path, *install: str) -> Path:
+    """A virtual environment in *directory*, with ``pip install *install``; its Python."""
+    venv.EnvBuilder(with_pip=False).create(directory)
+    python = directory / "bin" / "python"
+    if install:
+        env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
+        env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
+        pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
+        subprocess.run([*pip, "--no-deps", *install], check=True, env=env)
+    return python
+
+
+def _check(view: View, python: Path, cwd: Path, work: Path) -> list[Diagnostic]:
+    """Run *view*'s checker on the records examples, finding packages with *python*."""
+    module = os.path.relpath(HERE / RECORDS_MODULE, cwd)
+    work.mkdir()
+    if view.checker == "pyright":
+        # No configuration: pyright's defaults (its standard mode), with the
+        # directory it runs in as the project's root.
+        command = [str(PYRIGHT), "--outputjson", "--pythonpath", str(python), module]
+    else:
+        config = work / "mypy.ini"
+        config.write_text("[mypy]\nplugins = records.mypy\n")
+        command = [sys.executable, "-m", "mypy", "--config-file", str(config)]
+        command += ["--cache-dir", str(work / "cache"), "--python-executable", str(python), module]
+    env = {**os.environ, "PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"}
+    env.pop("MYPYPATH", None)
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, env=env)
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    return parse(view, result.stdout)
+
+
+@pytest.fixture(scope="module")
+def installs(tmp_path_factory):
+    """A Python with records from a wheel, one with an editable install, one without records."""
+    base = tmp_path_factory.mktemp("installs")
+    env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
+    env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
+    wheels = base / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(wheels),
+            str(ROOT),
+        ],
+        check=True,
+        env=env,
+    )
+    (wheel,) = wheels.glob("records_tuple-*.whl")
+    return {
+        "wheel": _environment(base / "wheel", str(wheel)),
+        "editable": _environment(base / "editable", "-e", str(ROOT)),
+        "source tree": _environment(base / "bare"),
+        "wheel file": wheel,
+    }
+
+
+@needs_pyright
+def test_the_wheel_ships_every_stub(installs):
+    """The wheel holds py.typed and each stub, as in the source tree."""
+    archive = zipfile.ZipFile(installs["wheel file"])
+    names = set(archive.namelist())
+    assert {f"records/{name}" for name in [*STUBS, "py.typed"]} <= names
+    for name in STUBS:
+        assert (PACKAGE / name).read_text() == archive.read(f"records/{name}").decode()
+
+
+@needs_pyright
+def test_the_editable_install_has_no_copy_of_the_stub(installs):
+    """An editable install points at the source tree, with no stale stub of its own."""
+    site = subprocess.run(
+        [installs["editable"], "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert not (Path(site) / "records").exists()
+
+
+@needs_pyright
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_every_install_gives_the_recorded_view(checker, installs, tmp_path):
+    """mypy and pyright read the stub from a wheel, an editable install and the source tree."""
+    view = next(v for v in VIEWS if v.checker == checker and not v.opt_in)
+    expected = recorded(view, RECORDS_MODULE)
+    for name, cwd in [("wheel", tmp_path), ("editable", tmp_path), ("source tree", ROOT)]:
+        diagnostics = _check(view, installs[name], cwd, tmp_path / name.replace(" ", "-"))
+        assert expected == section(RECORDS_MODULE, diagnostics), name
