@@ -91,7 +91,7 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     """
     if _is_sealed(cls):
         return True
-    return may_seal(cls, record_base) and _layout.seal(cls)
+    return _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
 
 
 def finish(

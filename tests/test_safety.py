@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from support.platform_marks import cpython_only
+from support.platform_marks import cpython_only, needs_layout_patch
 
 import records
 from records import Record, field
@@ -46,6 +46,7 @@ def same_layout(instance):
 """
 
 
+@needs_layout_patch
 class TestInstanceBeforeTheSeal:
     """No instance ever has a layout other than its class's final one (every route)."""
 
@@ -267,24 +268,25 @@ class TestInstanceBeforeTheSeal:
             """,
         )
 
-    def test_unsealed_records_stay_immutable(self):
-        """Where a hook had the class first, the class keeps its dict slot and forbids attributes."""
 
-        class Base(Record):
-            x: int
+def test_unsealed_records_stay_immutable():
+    """Where a hook had the class first, the class keeps its dict slot and forbids attributes."""
 
-            def __init_subclass__(cls, **kwargs):
-                super().__init_subclass__(**kwargs)
+    class Base(Record):
+        x: int
 
-        class Child(Base):
-            y: int = 0
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
 
-        child = Child(1)
-        with pytest.raises(AttributeError):
-            child.z = 1
-        with pytest.raises(AttributeError):
-            child.x = 2
-        assert (1, 0) == child
+    class Child(Base):
+        y: int = 0
+
+    child = Child(1)
+    with pytest.raises(AttributeError):
+        child.z = 1
+    with pytest.raises(AttributeError):
+        child.x = 2
+    assert (1, 0) == child
 
 
 @accelerated
