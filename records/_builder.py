@@ -552,7 +552,8 @@ def _has_data_descriptor(cls: type, name: str, method: str) -> bool:
 def _frozen_setattr(self: Record, name: str, value: object) -> None:
     """Set *name* only through a descriptor (a field says no), as without ``__dict__``."""
     cls = type(self)
-    if _has_data_descriptor(cls, name, "__set__"):
+    # An enum's members are records of an enum subclass: enum sets their names.
+    if _has_data_descriptor(cls, name, "__set__") or _is_enum(cls):
         object.__setattr__(self, name, value)
         return
     raise AttributeError(_rules.no_dict_message(cls.__name__, name))
@@ -561,7 +562,7 @@ def _frozen_setattr(self: Record, name: str, value: object) -> None:
 def _frozen_delattr(self: Record, name: str) -> None:
     """Delete *name* only through a descriptor (a field says no), as without ``__dict__``."""
     cls = type(self)
-    if _has_data_descriptor(cls, name, "__delete__"):
+    if _has_data_descriptor(cls, name, "__delete__") or _is_enum(cls):
         object.__delattr__(self, name)
         return
     raise AttributeError(_rules.no_dict_message(cls.__name__, name))
