@@ -6,8 +6,9 @@ itself (``build_record()`` in ``records/_accelerator_c.c``), in the same steps
 under the same names, and leaves everything else, every definition error
 included, to this module:
 
-1. ``may_seal`` and ``_layout.seal``: the instance layout is decided and
-   changed first, before records runs code that could hand the class out;
+1. ``_sealing.seal_if_safe`` (called by ``Record.__init_subclass__``): the
+   instance layout is decided and changed first, before records runs code
+   that could hand the class out;
 2. ``compute_parts``: every attribute the class needs, computed and checked
    (``collect_fields`` for the fields it declares, ``make_new`` for its
    constructor) into a ``Parts``, with nothing written yet; a definition
@@ -19,13 +20,11 @@ included, to this module:
 from __future__ import annotations
 
 import sys
-from _thread import _count as _running_threads
 
-from . import _annotations, _layout, _rules
+from . import _annotations, _layout, _rules, _sealing
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
-from ._codegen import _function_type
 from ._codegen import make_new as _make_new_function
 from ._compat import is_classvar
 from ._fields import FACTORY, MISSING, Field
@@ -83,17 +82,6 @@ class Parts:
         self.class_getitem: Any = None
 
 
-def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
-    """
-    Seal the layout of the new class *cls*, a subclass of *record_base*
-    (``Record``), if ``may_seal`` allows it; return whether its instances have
-    no ``__dict__``. Call it first thing in ``__init_subclass__``.
-    """
-    if _is_sealed(cls):
-        return True
-    return _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
-
-
 def finish(
     cls: type[Record], record_base: type[Record], sealed: bool, keywords: dict[str, Any]
 ) -> None:
@@ -121,8 +109,8 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
     if "_fields" in cls.__dict__ and is_rebuilt(cls, record_base):
         # Made again from a record class's own dict (as dill loads a class
         # pickled by value): it already has every part.
-        if not sealed and not _is_enum(cls):
-            _forbid_attribute_changes(cls)
+        if not sealed and not _sealing.is_enum(cls):
+            _sealing.forbid_attribute_changes(cls)
         return
     parts = compute_parts(cls, record_base)
     write_parts(parts, cls, sealed=sealed)
@@ -130,7 +118,7 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
 
 def build_declined(cls: type[Record], record_base: type[Record]) -> None:
     """``build`` for a class the C builder sealed (or not) and then declined."""
-    build(cls, record_base, sealed=_is_sealed(cls))
+    build(cls, record_base, sealed=_sealing.is_sealed(cls))
 
 
 def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
@@ -167,103 +155,6 @@ def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
         except Exception:
             return False
     return True
-
-
-def may_seal(cls: type, record_base: type[Record]) -> bool:
-    """
-    Tell whether no instance of the new class *cls* can exist, so that its
-    layout may change.
-
-    Every instance holds a reference to its class: *cls* may be sealed only
-    if it has no more references than a new class of no instances has here
-    (measured once on a probe class, plus the closure cells of its body).
-    Code that had the class before (a base's ``__init_subclass__``, a
-    ``__set_name__``, a second call of ``__init_subclass__``) and kept an
-    instance, or the class itself, leaves more. This is Python code, which
-    another thread could interleave with: while other threads run, nothing is
-    sealed. Enum classes keep their ``__dict__`` slot too: their members need
-    one. (The C accelerator decides the same in C, where nothing runs between
-    the count and the seal.)
-    """
-    references = sys.getrefcount(cls)
-    if _probing:
-        raise _Probed(references)
-    if _running_threads() or _is_enum(cls):
-        return False
-    baseline = _baselines.get(record_base)
-    if baseline is None:
-        baseline = _baselines[record_base] = _measure(record_base)
-    return references <= baseline + _cells_holding(cls)
-
-
-class _Probed(Exception):  # noqa: N818 - a signal, not an error
-    """Raised from ``may_seal`` for the probe class, with its reference count."""
-
-
-# True while a probe class is being made (single-threaded: see may_seal).
-_probing = False
-# The references a new class has in may_seal, by the Record it derives from.
-_baselines: dict[type, int] = {}
-
-
-def _measure(record_base: type[Record]) -> int:
-    """
-    Make a probe class as a class statement makes a record class, and return
-    the references it has in ``may_seal``. It derives from a throwaway tuple
-    subclass whose ``__init_subclass__`` is ``Record``'s own, not from
-    ``Record``: ``Record.__subclasses__()`` never lists it.
-    """
-    global _probing
-    hook = record_base.__dict__["__init_subclass__"]
-    # Without a dict of its own, as Record: the probe gets one, as a record
-    # class does, with the reference its descriptor holds.
-    namespace = {"__init_subclass__": hook, "__module__": __name__, "__slots__": ()}
-    root = type("_RecordsProbeRoot", (tuple,), namespace)
-    _probing = True
-    try:
-        type("_RecordsProbe", (root,), {"__module__": __name__})
-    except _Probed as probed:
-        return int(probed.args[0])
-    finally:
-        _probing = False
-    return 0  # pragma: no cover - the probe always reports; 0 seals nothing
-
-
-def _cells_holding(cls: type) -> int:
-    """Count the distinct closure cells that hold *cls* in its body's functions."""
-    cells: list[object] = []
-    for value in cls.__dict__.values():
-        function = value.__func__ if type(value) in (staticmethod, classmethod) else value
-        if type(function) is not _function_type:
-            continue  # other holders are not looked into: the class keeps its dict slot
-        for cell in function.__closure__ or ():
-            try:
-                contents = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if contents is cls and not any(seen is cell for seen in cells):
-                cells.append(cell)
-    return len(cells)
-
-
-def _is_sealed(cls: type) -> bool:
-    """Tell whether instances of *cls* have no ``__dict__``."""
-    return getattr(cls, "__dictoffset__", None) == 0
-
-
-def _is_enum(cls: type) -> bool:
-    """Tell whether *cls* is an ``enum`` class (its metaclass comes from ``enum``)."""
-    enum = sys.modules.get("enum")
-    return enum is not None and isinstance(cls, enum.EnumMeta)
-
-
-def _is_typing_hook(hook: object) -> bool:
-    """Tell whether *hook* is the ``__init_subclass__`` of ``typing.Generic`` or ``Protocol``."""
-    typing = sys.modules.get("typing")
-    return typing is not None and any(
-        hook is base.__dict__.get("__init_subclass__")
-        for base in (typing.Generic, typing.Protocol)
-    )
 
 
 def compute_parts(cls: type[Record], record_base: type[Record]) -> Parts:
@@ -430,8 +321,8 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
     if parts.class_getitem is not None:
         attributes["__class_getitem__"] = parts.class_getitem
     _layout.write(cls, attributes)
-    if not sealed and not _is_enum(cls):
-        _forbid_attribute_changes(cls)
+    if not sealed and not _sealing.is_enum(cls):
+        _sealing.forbid_attribute_changes(cls)
     if accelerator is not None:
         accelerator.enable(cls)
 
@@ -531,38 +422,3 @@ def constructor_for(cls: type[Record]) -> FunctionType:
         qualname=f"{cls.__qualname__}.__new__",
         module=cls.__module__,
     )
-
-
-def _forbid_attribute_changes(cls: type[Record]) -> None:
-    """Make setting or deleting attributes raise, where the dict slot stays."""
-    if "__setattr__" not in cls.__dict__:
-        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
-    if "__delattr__" not in cls.__dict__:
-        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
-
-
-def _has_data_descriptor(cls: type, name: str, method: str) -> bool:
-    """Tell whether *name* on *cls* is a descriptor with *method* (``__set__``/``__delete__``)."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return hasattr(type(klass.__dict__[name]), method)
-    return False
-
-
-def _frozen_setattr(self: Record, name: str, value: object) -> None:
-    """Set *name* only through a descriptor (a field says no), as without ``__dict__``."""
-    cls = type(self)
-    # An enum's members are records of an enum subclass: enum sets their names.
-    if _has_data_descriptor(cls, name, "__set__") or _is_enum(cls):
-        object.__setattr__(self, name, value)
-        return
-    raise AttributeError(_rules.no_dict_message(cls.__name__, name))
-
-
-def _frozen_delattr(self: Record, name: str) -> None:
-    """Delete *name* only through a descriptor (a field says no), as without ``__dict__``."""
-    cls = type(self)
-    if _has_data_descriptor(cls, name, "__delete__") or _is_enum(cls):
-        object.__delattr__(self, name)
-        return
-    raise AttributeError(_rules.no_dict_message(cls.__name__, name))

@@ -20,7 +20,7 @@ the new one (a leaked dict on 3.10 and 3.11, a corrupted heap from 3.12 on).
 So ``seal`` is called only where no instance of *cls* can exist yet: first
 thing in ``Record.__init_subclass__``, before records runs any Python code,
 and only when no code but CPython's own has had the class before (the
-builders decide; see ``_builder.may_seal``).
+builders decide; see ``_sealing.may_seal``).
 
 Safety of the edit itself: nothing is written unless (1) the interpreter is a
 CPython version listed here, not free-threaded; (2) at first use, the ctypes

@@ -28,7 +28,7 @@ fields, constructor and accessors.
 
 Instances have no ``__dict__`` (``_layout``), except where code other than
 CPython's own had the class before records could change its layout (see
-``_builder.may_seal``), or on an interpreter whose layout records has not
+``_sealing.may_seal``), or on an interpreter whose layout records has not
 verified: there setting or deleting attributes raises instead.
 """
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from _thread import get_ident
 
-from . import _builder, _rules
+from . import _builder, _rules, _sealing
 from ._accelerator import replaced_in_c
 from ._compat import UNKNOWN_FIELD_ERROR
 
@@ -100,7 +100,7 @@ class Record(tuple):  # type: ignore[type-arg]
         record_base = __class__  # type: ignore[name-defined]
         # The layout first: after this, mixins' hooks and anything else that
         # sees the class can only make instances of its final layout.
-        sealed = _builder.seal_if_safe(cls, record_base)
+        sealed = _sealing.seal_if_safe(cls, record_base)
         _builder.finish(cls, record_base, sealed, kwargs)
 
     def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
