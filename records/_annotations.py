@@ -103,7 +103,8 @@ def deferred_strings(annotate: Callable[[int], dict[str, Any]]) -> dict[str, str
     names = _Names()
     names["__builtins__"] = _Names()
     cells = tuple(
-        _cell(_Names() if name == "__classdict__" else _Text(name)) for name in code.co_freevars
+        _cell_type(_Names() if name == "__classdict__" else _Text(name))
+        for name in code.co_freevars
     )
     try:
         fake = _function_type(code, names, annotate.__name__, None, cells or None)
@@ -127,9 +128,14 @@ def deferred_strings(annotate: Callable[[int], dict[str, Any]]) -> dict[str, str
 _SPELLED = frozenset({_Text, list, tuple, int, float, bool, type(None), type(Ellipsis)})
 
 
-def _cell(value: object) -> Any:
-    """Return a closure cell holding *value*."""
+def _a_cell() -> Any:
+    """Return a closure cell."""
+    value = None
     return (lambda: value).__closure__[0]  # type: ignore[index]
+
+
+#: ``types.CellType``, without importing ``types``: ``_cell_type(value)``.
+_cell_type: Any = type(_a_cell())
 
 
 def own_annotations(cls: type) -> dict[str, Any]:

@@ -215,7 +215,7 @@ def collect_fields(
     index = len(inherited)
     docs = default_docs(index + len(annotations))
     for name, annotation in annotations.items():
-        if annotation.__class__ is not type and is_classvar(annotation):
+        if _may_be_classvar(annotation) and is_classvar(annotation):
             continue
         if type(name) is not str or name not in _valid_names:
             check_field_name(record, name)
@@ -243,6 +243,12 @@ def collect_fields(
         parts.accessors.append(accessor(index, doc))
         parts.own.append(name)
         index += 1
+
+
+def _may_be_classvar(annotation: object) -> bool:
+    """Tell cheaply whether *annotation* could be a ``ClassVar`` (a class is not)."""
+    kind = annotation.__class__
+    return kind is not type and (kind is not str or "ClassVar" in annotation)  # type: ignore[operator]
 
 
 def add_field_spec(

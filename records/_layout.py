@@ -236,6 +236,11 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
 
     managed = strategy == "managed"
 
+    # Where seal writes, without the view's attribute lookups: it runs for
+    # every record class.
+    flags_at, basicsize_at = offsets["tp_flags"], offsets["tp_basicsize"]
+    dictoffset_at, getset_at = offsets["tp_dictoffset"], offsets["tp_getset"]
+
     # What a fresh instance dict adds to a type, relative to its base:
     # (tp_basicsize growth, tp_dictoffset, Py_TPFLAGS_MANAGED_DICT bit).
     dict_delta = (0, -1, _MANAGED_DICT) if managed else (pointer_size, -pointer_size, 0)
@@ -263,13 +268,13 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
             descriptor is not shared_descriptor and descriptor.__objclass__ is not cls  # type: ignore[attr-defined]
         ):
             return False
-        view = TypeObject.from_address(id(cls))
+        address = id(cls)
         if managed:
-            view.tp_flags &= ~_MANAGED_DICT
+            c_ulong.from_address(address + flags_at).value = flags & ~_MANAGED_DICT
         else:
-            view.tp_basicsize -= pointer_size
-        view.tp_dictoffset = 0
-        view.tp_getset = None
+            c_ssize.from_address(address + basicsize_at).value = cls.__basicsize__ - pointer_size
+        c_ssize.from_address(address + dictoffset_at).value = 0
+        c_ptr.from_address(address + getset_at).value = None
         del namespace["__dict__"]
         # type.__setattr__ runs PyType_Modified, which drops cached lookups.
         type.__setattr__(cls, "__doc__", namespace.get("__doc__"))
