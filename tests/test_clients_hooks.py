@@ -7,23 +7,13 @@ import collections
 import subprocess
 import sys
 
+from clients.support import LIBRARIES as CLIENT_LIBRARIES
+
 import records
 from records import Record
 
-LIBRARIES = (
-    "beartype",
-    "cattrs",
-    "cloudpickle",
-    "dill",
-    "hypothesis",
-    "joblib",
-    "msgspec",
-    "pandas",
-    "pydantic",
-    "pydantic_core",
-    "rich",
-    "typeguard",
-)
+#: The libraries of the clients extra, and pydantic's core, which the hook imports.
+LIBRARIES = (*CLIENT_LIBRARIES, "pydantic_core")
 
 
 class Point(Record):
