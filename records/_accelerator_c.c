@@ -71,6 +71,11 @@ static PyObject *str_enum_meta;       /* "EnumMeta" */
 static PyObject *str_rules;           /* "records._rules" */
 static PyObject *str_annotate_func;   /* "__annotate_func__" (3.14+: deferred annotations) */
 static PyObject *str_annotate;        /* "__annotate__" */
+static PyObject *str_reduce;          /* "__reduce__" */
+static PyObject *str_main;            /* "__main__" */
+static PyObject *str_locals;          /* "<locals>" */
+static PyObject *str_reduce_ex;       /* "__reduce_ex__" */
+static PyObject *str_getnewargs;      /* "__getnewargs__" */
 static PyObject *empty_tuple;
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
@@ -106,6 +111,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 }
 
 #include "_accelerator_c_layout.h"
+#include "_accelerator_c_members.h"
 #include "_accelerator_c_constructor.h"
 #include "_accelerator_c_builder.h"
 #include "_accelerator_c_methods.h"
@@ -124,9 +130,22 @@ static PyMethodDef module_methods[] = {
      "constructor(function, names, factories, marker) -> Constructor\n\n"
      "The __new__ of a record class with fields names: staticmethod(function), "
      "and what a C call to the class needs."},
-    {"enable", records_enable, METH_O,
-     "enable(cls) -> bool\n\nLet calls to the record class cls take the C "
-     "constructor its __new__ holds; return whether they can."},
+    {"enable", (PyCFunction)(void (*)(void))records_enable, METH_FASTCALL,
+     "enable(cls, count) -> bool\n\nFinish the record class cls of count fields: "
+     "its instances can be made, and calls to it take the C constructor its __new__ "
+     "holds where they can; return whether they can."},
+    {"prepare", records_prepare, METH_O,
+     "prepare(cls) -> None\n\nGive the new record class cls the allocation of records, "
+     "refusing instances until enable()."},
+    {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
+     "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
+     "at index, for the record class cls being built."},
+    {"protect", records_protect, METH_O,
+     "protect(Record) -> bool\n\nMake member descriptors safe for every record class; "
+     "return whether they may be used."},
+    {"new_record", (PyCFunction)(void (*)(void))records_new_record, METH_FASTCALL,
+     "new_record(cls, iterable) -> record\n\ntuple.__new__(cls, iterable) for record "
+     "classes, through their own allocation."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -167,6 +186,11 @@ module_exec(PyObject *module)
         {&str_rules, "records._rules"},
         {&str_annotate_func, "__annotate_func__"},
         {&str_annotate, "__annotate__"},
+        {&str_reduce, "__reduce__"},
+        {&str_main, "__main__"},
+        {&str_locals, "<locals>"},
+        {&str_reduce_ex, "__reduce_ex__"},
+        {&str_getnewargs, "__getnewargs__"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (*names[i].slot == NULL

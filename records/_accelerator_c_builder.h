@@ -562,7 +562,15 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
         if (index_object == NULL) {
             goto done;
         }
-        PyObject *accessor = make_accessor(self, &arguments, index_object, doc);
+        /* The class is sealed: a member descriptor if it is being built as a
+         * record (prepare_allocation) and pickled by reference, else the
+         * bounds-checked accessor. */
+        int by_value = item_count(cls) == -2 ? pickled_by_value(cls) : 1;
+        if (by_value < 0) {
+            goto done;
+        }
+        PyObject *accessor = by_value ? make_accessor(self, &arguments, index_object, doc)
+                                      : make_member(cls, name, index, doc);
         if (accessor == NULL) {
             goto done;
         }
@@ -935,6 +943,9 @@ write_parts(Parts *parts, PyTypeObject *cls)
         return -1;
     }
     PyType_Modified(cls);
+    if (item_count(cls) == -2 && set_item_count(cls, PyTuple_GET_SIZE(parts->names)) < 0) {
+        return -1;
+    }
     enable_constructor(cls);
     return 0;
 }
@@ -1015,6 +1026,7 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         self->baseline = Py_REFCNT(cls);
         Py_RETURN_NONE;
     }
+    prepare_allocation(cls);
     int decided = may_seal_here(self, cls);
     if (decided < 0 || (decided && seal_type(cls) < 0)) {
         return NULL;

@@ -466,11 +466,18 @@ enable_constructor(PyTypeObject *cls)
 }
 
 static PyObject *
-records_enable(PyObject *module, PyObject *cls)
+records_enable(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "enable() needs a class");
+    Py_ssize_t count = nargs == 2 ? PyLong_AsSsize_t(args[1]) : -1;
+    if (nargs != 2 || !PyType_Check(args[0]) || count < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "enable() takes a class and its number of fields");
+        }
         return NULL;
     }
-    return PyBool_FromLong(enable_constructor((PyTypeObject *)cls));
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    if (item_count(cls) == -2 && set_item_count(cls, count) < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(enable_constructor(cls));
 }

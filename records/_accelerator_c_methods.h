@@ -174,8 +174,18 @@ done:
 }
 
 static PyObject *
-record_make(PyObject *cls, PyObject *iterable)
+record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    static const char *const keywords[] = {"iterable", NULL};
+    PyObject *iterable = NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs + nkw != 1 || (nkw == 1 && PyUnicode_CompareWithASCIIString(
+                                             PyTuple_GET_ITEM(kwnames, 0), keywords[0]) != 0)) {
+        PyErr_Format(PyExc_TypeError, "_make() takes exactly one argument, iterable (%zd given)",
+                     nargs + nkw);
+        return NULL;
+    }
+    iterable = args[0];
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError, "_make() needs a record class");
         return NULL;
@@ -201,6 +211,194 @@ record_make(PyObject *cls, PyObject *iterable)
     return record;
 }
 
+/* 1 if records of type are pickled and copied as Record's methods make
+ * them (record_base: the Record class, which defines these methods): no
+ * __reduce__, __reduce_ex__ or __getnewargs__ of its own in the class or its
+ * bases, and, for an instance with a __dict__ (an enum member, a record
+ * whose layout could not be sealed), nothing in it. */
+static int
+reduced_as_usual(PyObject *self, PyTypeObject *record_base)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject *names[] = {str_reduce, str_getnewargs};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (_PyType_Lookup(type, names[i]) != _PyType_Lookup(record_base, names[i])) {
+            return 0;
+        }
+    }
+    if (_PyType_Lookup(type, str_reduce_ex) != _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex)) {
+        return 0;
+    }
+    PyObject **dict = _PyObject_GetDictPtr(self);
+    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
+}
+
+/* copy._reconstruct(self, memo, *self.__reduce_ex__(4)): what copy.copy and
+ * copy.deepcopy do for a record whose class pickles it its own way. */
+static PyObject *
+copy_by_reduce(PyObject *self, PyObject *memo)
+{
+    PyObject *copy = PyImport_ImportModule("copy");
+    PyObject *reconstruct = copy == NULL ? NULL : PyObject_GetAttrString(copy, "_reconstruct");
+    PyObject *reduced = reconstruct == NULL ? NULL
+                                            : PyObject_CallMethod(self, "__reduce_ex__", "i", 4);
+    PyObject *result = NULL;
+    if (reduced != NULL && PyTuple_Check(reduced)) {
+        Py_ssize_t size = PyTuple_GET_SIZE(reduced);
+        PyObject *arguments = PyTuple_New(size + 2);
+        if (arguments != NULL) {
+            PyTuple_SET_ITEM(arguments, 0, Py_NewRef(self));
+            PyTuple_SET_ITEM(arguments, 1, Py_NewRef(memo));
+            for (Py_ssize_t i = 0; i < size; i++) {
+                PyTuple_SET_ITEM(arguments, i + 2, Py_NewRef(PyTuple_GET_ITEM(reduced, i)));
+            }
+            result = PyObject_Call(reconstruct, arguments, NULL);
+            Py_DECREF(arguments);
+        }
+    }
+    else if (reduced != NULL) {
+        PyErr_SetString(PyExc_TypeError, "__reduce_ex__ must return a tuple");
+    }
+    Py_XDECREF(reduced);
+    Py_XDECREF(reconstruct);
+    Py_XDECREF(copy);
+    return result;
+}
+
+static PyObject *
+record_copy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
+            Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__copy__() takes no arguments");
+        return NULL;
+    }
+    if (!reduced_as_usual(self, defining_class)) {
+        return copy_by_reduce(self, Py_None);
+    }
+    return copy_record(Py_TYPE(self), self);
+}
+
+/* 1 if copy.deepcopy returns item itself and records nothing in the memo:
+ * an instance of exactly one of the types copy treats as atomic. */
+static inline int
+is_atomic(PyObject *item)
+{
+    return item == Py_None || PyLong_CheckExact(item) || PyUnicode_CheckExact(item)
+           || PyFloat_CheckExact(item) || PyBool_Check(item) || PyBytes_CheckExact(item)
+           || PyComplex_CheckExact(item);
+}
+
+static PyObject *
+record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__deepcopy__() takes one argument, memo");
+        return NULL;
+    }
+    PyObject *memo = args[0];
+    if (!reduced_as_usual(self, defining_class)) {
+        return copy_by_reduce(self, memo);
+    }
+    PyObject *copy = PyImport_ImportModule("copy");
+    PyObject *deepcopy = copy == NULL ? NULL : PyObject_GetAttrString(copy, "deepcopy");
+    Py_XDECREF(copy);
+    if (deepcopy == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(self);
+    PyObject *items = PyTuple_New(size);
+    PyObject *key = NULL, *result = NULL;
+    for (Py_ssize_t i = 0; items != NULL && i < size; i++) {
+        PyObject *item = PyTuple_GET_ITEM(self, i);
+        item = is_atomic(item) ? Py_NewRef(item)
+                               : PyObject_CallFunctionObjArgs(deepcopy, item, memo, NULL);
+        if (item == NULL) {
+            Py_CLEAR(items);
+            break;
+        }
+        PyTuple_SET_ITEM(items, i, item);
+    }
+    if (items != NULL && (key = PyLong_FromVoidPtr(self)) != NULL) {
+        /* A copy made while copying the items (a record inside itself) is the copy. */
+        result = PyDict_Check(memo) ? Py_XNewRef(PyDict_GetItemWithError(memo, key)) : NULL;
+        if (result == NULL && !PyErr_Occurred()) {
+            result = copy_record(Py_TYPE(self), items);
+            if (result != NULL && PyDict_Check(memo) && PyDict_SetItem(memo, key, result) < 0) {
+                Py_CLEAR(result);
+            }
+        }
+    }
+    Py_XDECREF(key);
+    Py_XDECREF(items);
+    Py_DECREF(deepcopy);
+    return result;
+}
+
+/* (copyreg.__newobj__, (cls, *args)): pickled to be made again by cls.__new__,
+ * on every protocol, as object.__reduce_ex__ does from protocol 2 on. Where
+ * cls.__new__ is the generated one and __init__ is object's, calling the class
+ * does the same faster: (cls, args) then. The instance's attributes, if it
+ * has any, are the third item, as object.__reduce_ex__ gives them. */
+static PyObject *
+record_reduce(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
+              Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__reduce__() takes no arguments");
+        return NULL;
+    }
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject *values;
+    if (_PyType_Lookup(type, str_getnewargs) == _PyType_Lookup(defining_class, str_getnewargs)) {
+        values = PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
+    }
+    else {
+        values = PyObject_CallMethodNoArgs(self, str_getnewargs);
+        if (values != NULL && !PyTuple_Check(values)) {
+            PyErr_SetString(PyExc_TypeError, "__getnewargs__ should return a tuple");
+            Py_CLEAR(values);
+        }
+    }
+    if (values == NULL) {
+        return NULL;
+    }
+    /* The instance's attributes, if it has any (a record that keeps its dict). */
+    PyObject **dict = _PyObject_GetDictPtr(self);
+    PyObject *state = dict != NULL && *dict != NULL && PyDict_GET_SIZE(*dict) != 0
+                          ? Py_NewRef(*dict)
+                          : NULL;
+    PyObject *callable = NULL, *arguments = NULL, *result = NULL;
+    PyObject *new = _PyType_Lookup(type, str_new); /* identity only */
+    if (new != NULL && Py_IS_TYPE(new, &ConstructorType)
+        && type->tp_init == PyBaseObject_Type.tp_init && Py_TYPE(type)->tp_call == PyType_Type.tp_call) {
+        callable = Py_NewRef(type);
+        arguments = Py_NewRef(values);
+    }
+    else {
+        PyObject *copyreg = PyImport_ImportModule("copyreg");
+        callable = copyreg == NULL ? NULL : PyObject_GetAttrString(copyreg, "__newobj__");
+        Py_XDECREF(copyreg);
+        arguments = callable == NULL ? NULL : PyTuple_New(PyTuple_GET_SIZE(values) + 1);
+        if (arguments != NULL) {
+            PyTuple_SET_ITEM(arguments, 0, Py_NewRef(type));
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(values); i++) {
+                PyTuple_SET_ITEM(arguments, i + 1, Py_NewRef(PyTuple_GET_ITEM(values, i)));
+            }
+        }
+    }
+    if (arguments != NULL) {
+        result = state == NULL ? PyTuple_Pack(2, callable, arguments)
+                               : PyTuple_Pack(3, callable, arguments, state);
+    }
+    Py_XDECREF(arguments);
+    Py_XDECREF(callable);
+    Py_XDECREF(state);
+    Py_DECREF(values);
+    return result;
+}
+
 static PyMethodDef record_method_defs[] = {
     {"_replace", (PyCFunction)(void (*)(void))record_replace, METH_FASTCALL | METH_KEYWORDS,
      "_replace($self, /, **changes)\n--\n\n"
@@ -210,8 +408,17 @@ static PyMethodDef record_method_defs[] = {
     {"__repr__", record_repr, METH_NOARGS,
      "__repr__($self, /)\n--\n\n"
      "Return ``Point(x=1, y=2)``: the class name and each field's repr."},
-    {"_make", record_make, METH_O | METH_CLASS,
-     "_make($type, iterable, /)\n--\n\n"
+    {"__copy__", (PyCFunction)(void (*)(void))record_copy,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "__copy__($self, /)\n--\n\nReturn a new record of the same class with the same items."},
+    {"__deepcopy__", (PyCFunction)(void (*)(void))record_deepcopy,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "__deepcopy__($self, memo, /)\n--\n\nReturn a new record of deep copies of the items."},
+    {"__reduce__", (PyCFunction)(void (*)(void))record_reduce,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "__reduce__($self, /)\n--\n\nPickle as made again by the class's __new__."},
+    {"_make", (PyCFunction)(void (*)(void))record_make, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "_make($type, iterable)\n--\n\n"
      "Make a new record from a sequence or iterable of field values."},
     {NULL, NULL, 0, NULL},
 };

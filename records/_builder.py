@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _annotations, _layout, _rules, _sealing
+from . import _accelerator, _annotations, _layout, _rules, _sealing
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
@@ -111,8 +111,10 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
         # pickled by value): it already has every part.
         if not sealed and not _sealing.is_enum(cls):
             _sealing.forbid_attribute_changes(cls)
+        if accelerator is not None:
+            accelerator.enable(cls, len(cls.__dict__["_fields"]))
         return
-    parts = compute_parts(cls, record_base)
+    parts = compute_parts(cls, record_base, sealed=sealed)
     write_parts(parts, cls, sealed=sealed)
 
 
@@ -157,7 +159,7 @@ def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
     return True
 
 
-def compute_parts(cls: type[Record], record_base: type[Record]) -> Parts:
+def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool) -> Parts:
     """Compute and check everything *cls* needs, without changing it."""
     record = cls.__name__
     namespace = cls.__dict__
@@ -177,7 +179,8 @@ def compute_parts(cls: type[Record], record_base: type[Record]) -> Parts:
     parts = Parts(source._fields)
     annotations = own_annotations(cls)
     if annotations:
-        collect_fields(parts, cls, source, annotations)
+        members = sealed and _accelerator.members and not pickled_by_value(cls)
+        collect_fields(parts, cls, source, annotations, members=members)
     if parts.own:
         parts.names = (*source._fields, *parts.own)
         if parts.factories_by_name is not None:
@@ -197,9 +200,18 @@ def compute_parts(cls: type[Record], record_base: type[Record]) -> Parts:
 
 
 def collect_fields(
-    parts: Parts, cls: type[Record], source: type[Record], annotations: dict[str, Any]
+    parts: Parts,
+    cls: type[Record],
+    source: type[Record],
+    annotations: dict[str, Any],
+    *,
+    members: bool,
 ) -> None:
-    """Check the fields *cls* declares in *annotations*, and make their parts."""
+    """
+    Check the fields *cls* declares in *annotations*, and make their parts;
+    their accessors are member descriptors if *members* (see the C
+    accelerator), else bounds-checked accessors.
+    """
     record = cls.__name__
     namespace = cls.__dict__
     inherited = source._fields
@@ -240,15 +252,34 @@ def collect_fields(
                 )
                 if value.doc is not None:
                     doc = value.doc
-        parts.accessors.append(accessor(index, doc))
+        parts.accessors.append(_accessor(cls, name, index, doc, members=members))
         parts.own.append(name)
         index += 1
+
+
+def pickled_by_value(cls: type) -> bool:
+    """
+    Tell whether cloudpickle, joblib and dill would pickle *cls* from its
+    dict rather than by name: it is defined in ``__main__`` or in a function.
+    Its fields keep bounds-checked accessors then, which pickle that way; a
+    member descriptor pickles as ``getattr(cls, name)``, which a class
+    rebuilt from its dict cannot answer while it is being rebuilt.
+    """
+    module = cls.__dict__.get("__module__")
+    return (type(module) is str and module == "__main__") or "<locals>" in cls.__qualname__
 
 
 def _may_be_classvar(annotation: object) -> bool:
     """Tell cheaply whether *annotation* could be a ``ClassVar`` (a class is not)."""
     kind = annotation.__class__
     return kind is not type and (kind is not str or "ClassVar" in annotation)  # type: ignore[operator]
+
+
+def _accessor(cls: type[Record], name: str, index: int, doc: str, *, members: bool) -> Any:
+    """Return the accessor of field *name*: a member descriptor if *members*."""
+    if members and accelerator is not None:
+        return accelerator.member(cls, name, index, doc)
+    return accessor(index, doc)
 
 
 def add_field_spec(
@@ -330,7 +361,7 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
     if not sealed and not _sealing.is_enum(cls):
         _sealing.forbid_attribute_changes(cls)
     if accelerator is not None:
-        accelerator.enable(cls)
+        accelerator.enable(cls, len(parts.names))
 
 
 def check_field_name(record: str, name: object) -> None:

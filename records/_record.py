@@ -34,6 +34,7 @@ verified: there setting or deleting attributes raises instead.
 
 from __future__ import annotations
 
+import copyreg
 from _thread import get_ident
 
 from . import _builder, _rules, _sealing
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 _tuple_new = tuple.__new__
+# Types whose instances copy.deepcopy returns as they are, recording nothing.
+_ATOMIC = frozenset({type(None), int, float, bool, str, bytes, complex})
+_newobj = copyreg.__newobj__  # type: ignore[attr-defined]  # not in typeshed
 
 # (id(record), thread id) of every record whose repr is being computed, so that
 # a record reachable from its own fields prints as "..." instead of recursing.
@@ -155,6 +159,43 @@ class Record(tuple):  # type: ignore[type-arg]
         return tuple(self)
 
     @replaced_in_c
+    def __reduce__(self) -> tuple[Any, ...]:
+        """
+        Pickle as made again by the class's ``__new__``, on every protocol,
+        with the instance's attributes if it has any.
+        """
+        cls = self.__class__
+        if cls.__getnewargs__ is __class__.__getnewargs__:  # type: ignore[name-defined]
+            values = tuple(self)
+        else:
+            values = self.__getnewargs__()
+        state = getattr(self, "__dict__", None)
+        if state:
+            return (_newobj, (cls, *values), state)
+        return (_newobj, (cls, *values))
+
+    @replaced_in_c
+    def __copy__(self) -> Self:
+        """Return a new record of the same class with the same items."""
+        if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
+            return _copy_by_reduce(self, None)  # type: ignore[no-any-return]
+        return _tuple_new(self.__class__, self)
+
+    @replaced_in_c
+    def __deepcopy__(self, memo: dict[int, Any], /) -> Self:
+        """Return a new record of deep copies of the items."""
+        if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
+            return _copy_by_reduce(self, memo)  # type: ignore[no-any-return]
+        from copy import deepcopy
+
+        items = [item if type(item) in _ATOMIC else deepcopy(item, memo) for item in self]
+        # A copy made while copying the items (a record inside itself) is the copy.
+        copied = memo.get(id(self))
+        if copied is None:
+            copied = memo[id(self)] = _tuple_new(self.__class__, items)
+        return copied
+
+    @replaced_in_c
     def __repr__(self) -> str:
         """Return ``Point(x=1, y=2)``: the class name and each field's repr."""
         key = (id(self), get_ident())
@@ -221,3 +262,25 @@ class Record(tuple):  # type: ignore[type-arg]
         from ._functional import define
 
         return define(cls, typename, fields, defaults=defaults, module=module)
+
+
+def _reduced_as_usual(record: Record, record_base: type[Record]) -> bool:
+    """
+    Tell whether *record* is pickled and copied as *record_base*'s methods
+    make it: no ``__reduce__``, ``__reduce_ex__`` or ``__getnewargs__`` of
+    its class's own, and nothing in its ``__dict__`` if it has one.
+    """
+    cls = record.__class__
+    return (
+        cls.__reduce__ is record_base.__reduce__
+        and cls.__reduce_ex__ is object.__reduce_ex__
+        and cls.__getnewargs__ is record_base.__getnewargs__
+        and not getattr(record, "__dict__", None)
+    )
+
+
+def _copy_by_reduce(record: Record, memo: dict[int, Any] | None) -> Any:
+    """Copy *record* as ``copy`` copies any object: from ``__reduce_ex__(4)``."""
+    import copy
+
+    return copy._reconstruct(record, memo, *record.__reduce_ex__(4))  # type: ignore[attr-defined]

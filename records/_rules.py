@@ -100,6 +100,19 @@ def two_record_bases_message(record: str, first: str, second: str) -> str:
     return f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"
 
 
+def not_finished_message(record: str) -> str:
+    """Message for an instance asked of a record class that is being built."""
+    return f"record {record!r} is being built: its instances can be made once it is"
+
+
+def class_assignment_message(record: str, size: int, target: type) -> str:
+    """Message for ``__class__`` set to a class whose fields a record does not hold."""
+    return (
+        f"record {record!r} of {size} items cannot become a {target.__name__!r}: "
+        f"it does not hold its fields"
+    )
+
+
 def named_tuple_base_message(record: str, base: str) -> str:
     """Message for a record that also inherits from another kind of named tuple."""
     return (

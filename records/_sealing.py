@@ -16,6 +16,7 @@ import sys
 from _thread import _count as _running_threads
 
 from . import _layout, _rules
+from ._accelerator import c as accelerator
 from ._codegen import _function_type
 
 TYPE_CHECKING = False
@@ -29,6 +30,8 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     (``Record``), if ``may_seal`` allows it; return whether its instances have
     no ``__dict__``. Call it first thing in ``__init_subclass__``.
     """
+    if accelerator is not None:
+        accelerator.prepare(cls)  # as the C __init_subclass__ does first
     if is_sealed(cls):
         return True
     return _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)

@@ -28,6 +28,9 @@ def test_quick_run_prints_key_table():
         "instance, positional",
         "attribute access",
         "_replace",
+        "copy.copy",
+        "copy.deepcopy",
+        "pickle round trip",
         "memory",
     ):
         assert any(line.startswith(f"| {row}") for line in lines), row
@@ -91,7 +94,7 @@ def test_charts(tmp_path):
         "start-up": {"ratio": {"collections.namedtuple": 1.0, "records.Record": 0.6}},
         "operations": {
             name: {"ratio": {"collections.namedtuple": 1.0, "records.Record": 1.0}}
-            for name in ("instance, positional", "attribute access", "_replace")
+            for name in report.KEY_OPERATIONS
         },
         "scaling": {
             "sizes": [1, 2],

@@ -166,6 +166,7 @@ COMMON_OPERATIONS = {
     "hash": "hash(p)",
     "pickle round trip": "loads(dumps(p, 5))",
     "copy.copy": "copy(p)",
+    "copy.deepcopy": "deepcopy(p)",
 }
 
 

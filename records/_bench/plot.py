@@ -18,6 +18,8 @@ KEY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], dict[str, float]]], ...] =
     ("instance creation", lambda r: r["operations"]["instance, positional"]["ratio"]),
     ("attribute access", lambda r: r["operations"]["attribute access"]["ratio"]),
     ("_replace", lambda r: r["operations"]["_replace"]["ratio"]),
+    ("copy.copy", lambda r: r["operations"]["copy.copy"]["ratio"]),
+    ("pickle round trip", lambda r: r["operations"]["pickle round trip"]["ratio"]),
 )
 
 

@@ -83,6 +83,17 @@ def _row(label: str, summary: dict[str, Any], columns: Sequence[str], unit: str)
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
+#: The instance operations in the key table, in its order.
+KEY_OPERATIONS = (
+    "instance, positional",
+    "attribute access",
+    "_replace",
+    "copy.copy",
+    "copy.deepcopy",
+    "pickle round trip",
+)
+
+
 def key_table(results: dict[str, Any]) -> str:
     """Return the quick table: the ratios that matter most, one row each."""
     columns = list(results["meta"]["peers"])
@@ -98,7 +109,7 @@ def key_table(results: dict[str, Any]) -> str:
         _row("start-up: 200 types, above an empty module", results["start-up"], columns, "ms"),
     ]
     operations = results["operations"]
-    for label in ("instance, positional", "attribute access", "_replace"):
+    for label in KEY_OPERATIONS:
         lines.append(_row(label, operations[label], columns, "ns"))
     memory = results["memory"]
     lines.append(

@@ -37,7 +37,12 @@ def define(peer: Peer, names: Sequence[str], default_count: int) -> dict[str, An
     Define class ``P`` of *peer* with *names* in a fresh namespace, with two
     equal instances ``p`` and ``p2`` (all fields given), registered for pickle.
     """
-    namespace: dict[str, Any] = {"loads": pickle.loads, "dumps": pickle.dumps, "copy": copy.copy}
+    namespace: dict[str, Any] = {
+        "loads": pickle.loads,
+        "dumps": pickle.dumps,
+        "copy": copy.copy,
+        "deepcopy": copy.deepcopy,
+    }
     exec(peer.setup, namespace)  # fixed import statements of the peer
     exec(peer.define("P", names, default_count), namespace)  # generated names only
     cls = namespace["P"]
@@ -104,6 +109,7 @@ _LOOP_FACTOR = {
     "hash": 100,
     "pickle round trip": 1,
     "copy.copy": 5,
+    "copy.deepcopy": 1,
 }
 
 
