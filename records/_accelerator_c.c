@@ -143,9 +143,6 @@ static PyMethodDef module_methods[] = {
     {"protect", records_protect, METH_O,
      "protect(Record) -> bool\n\nMake member descriptors safe for every record class; "
      "return whether they may be used."},
-    {"new_record", (PyCFunction)(void (*)(void))records_new_record, METH_FASTCALL,
-     "new_record(cls, iterable) -> record\n\ntuple.__new__(cls, iterable) for record "
-     "classes, through their own allocation."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,13 +9,14 @@
  *   - every record class allocates through record_alloc, which leaves room
  *     for every field of the class (the missing ones NULL: reading one raises
  *     AttributeError; len() stays the number of items given), and refuses
- *     while the class is being built (mark_building);
+ *     while the class is being built (mark_building). Every way to make a
+ *     record reaches it: the constructors, tuple.__new__(cls, items),
+ *     copyreg and pickles of any protocol;
  *   - the number of fields is kept where no Python code can change it: the
  *     class's tp_cache, which CPython no longer uses and releases with the
- *     class (checked when the accelerator loads);
- *   - tuple.__new__ cannot make records (record_tp_new on Record makes it
- *     refuse them, as it refuses any type with a __new__ of its own), so an
- *     instance is only ever made through a record's own constructor;
+ *     class (checked when the accelerator loads). A subclass whose count is
+ *     not set (one whose base's __init_subclass__ skipped Record's) has its
+ *     nearest base's: room for every member descriptor it inherits;
  *   - __class__ can change only to a record class whose fields the instance
  *     holds (record_class_setter), and never from or to another kind of
  *     tuple (record_free differs from theirs, which CPython checks);
@@ -72,9 +73,52 @@ mark_building(PyTypeObject *cls)
     Py_XSETREF(cls->tp_cache, Py_NewRef(Py_None));
 }
 
+/* The most fields of the record classes in cls's MRO after skip entries
+ * (each a count set by set_item_count); -2 if one of them is being built
+ * (then *building is it), -1 if none is a record class. Mix-ins (another
+ * tp_free) are passed over. */
+static Py_ssize_t
+mro_item_count(PyTypeObject *cls, Py_ssize_t skip, PyTypeObject **building)
+{
+    PyObject *mro = cls->tp_mro;
+    if (mro == NULL || !PyTuple_Check(mro)) {
+        return -2;
+    }
+    Py_ssize_t room = -1;
+    for (Py_ssize_t i = skip; i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (type->tp_free != record_free) {
+            continue;
+        }
+        PyObject *mark = type->tp_cache;
+        if (mark == Py_None) {
+            *building = type;
+            return -2;
+        }
+        if (mark != NULL && PyLong_CheckExact(mark)) {
+            Py_ssize_t count = PyLong_AsSsize_t(mark);
+            room = count > room ? count : room;
+        }
+    }
+    return room;
+}
+
+/* Finish the record class cls: room for count items in each instance, or for
+ * more if a record class in its MRO has more fields (a member descriptor it
+ * inherits may read any of them). A base still being built is refused. */
 static int
 set_item_count(PyTypeObject *cls, Py_ssize_t count)
 {
+    PyTypeObject *building = cls;
+    Py_ssize_t inherited = mro_item_count(cls, 1, &building);
+    if (inherited == -2) {
+        raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
+                   ((PyHeapTypeObject *)building)->ht_name);
+        return -1;
+    }
+    if (inherited > count) {
+        count = inherited;
+    }
     PyObject *value = PyLong_FromSsize_t(count);
     if (value == NULL) {
         return -1;
@@ -83,16 +127,24 @@ set_item_count(PyTypeObject *cls, Py_ssize_t count)
     return 0;
 }
 
-/* The number of items every instance of cls has room for; -2 while cls is
- * being built, -1 if it is not a record class. */
+/* The number of items every instance of cls has room for; -2 while cls (or,
+ * for a class Record's __init_subclass__ did not finish, a record class in
+ * its MRO) is being built, -1 if it is not a record class. */
 static Py_ssize_t
 item_count(PyTypeObject *cls)
 {
-    PyObject *mark = cls->tp_free == record_free ? cls->tp_cache : NULL;
+    if (cls->tp_free != record_free) {
+        return -1;
+    }
+    PyObject *mark = cls->tp_cache;
     if (mark == Py_None) {
         return -2;
     }
-    return mark != NULL && PyLong_CheckExact(mark) ? PyLong_AsSsize_t(mark) : -1;
+    if (mark != NULL && PyLong_CheckExact(mark)) {
+        return PyLong_AsSsize_t(mark);
+    }
+    PyTypeObject *building = cls;
+    return mro_item_count(cls, 0, &building);
 }
 
 static PyObject *
@@ -196,59 +248,6 @@ pickled_by_value(PyTypeObject *cls)
     return qualname != NULL && PyUnicode_Contains(qualname, str_locals);
 }
 
-/* Record's tp_new: what a __new__ written in Python gives a type (look
- * __new__ up and call it), so that tuple.__new__ refuses every record class,
- * as CPython refuses any type whose __new__ differs from tuple's. */
-static PyObject *
-record_tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
-{
-    PyObject *new = PyObject_GetAttr((PyObject *)type, str_new);
-    if (new == NULL) {
-        return NULL;
-    }
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    PyObject *arguments = PyTuple_New(nargs + 1);
-    PyObject *result = NULL;
-    if (arguments != NULL) {
-        PyTuple_SET_ITEM(arguments, 0, Py_NewRef(type));
-        for (Py_ssize_t i = 0; i < nargs; i++) {
-            PyTuple_SET_ITEM(arguments, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-        }
-        result = PyObject_Call(new, arguments, kwargs);
-        Py_DECREF(arguments);
-    }
-    Py_DECREF(new);
-    return result;
-}
-
-/* new_record(cls, iterable): tuple.__new__(cls, iterable) for record
- * classes, through their own allocation. The generated __new__ functions
- * call it as _tuple_new. */
-static PyObject *
-records_new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2 || !PyType_Check(args[0])
-        || !PyType_IsSubtype((PyTypeObject *)args[0], &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "new_record() takes a tuple subclass and an iterable");
-        return NULL;
-    }
-    PyTypeObject *cls = (PyTypeObject *)args[0];
-    PyObject *values = PySequence_Tuple(args[1]);
-    if (values == NULL) {
-        return NULL;
-    }
-    Py_ssize_t size = PyTuple_GET_SIZE(values);
-    PyObject *record = cls->tp_alloc(cls, size);
-    if (record != NULL) {
-        reset_hash_cache(record);
-        for (Py_ssize_t i = 0; i < size; i++) {
-            ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyTuple_GET_ITEM(values, i));
-        }
-    }
-    Py_DECREF(values);
-    return record;
-}
-
 static PyObject *
 record_class_getter(PyObject *self, void *closure)
 {
@@ -287,7 +286,7 @@ static PyGetSetDef record_class_def = {
     "The record's class; only a record class with no more fields can replace it.", NULL,
 };
 
-/* protect(Record): Record's tp_new, tp_alloc and tp_free, and its __class__
+/* protect(Record): Record's tp_alloc and tp_free, and its __class__
  * descriptor, as described above; False where tp_cache cannot be used (then
  * records keep their bounds-checked accessors). */
 static PyObject *
@@ -314,7 +313,6 @@ records_protect(PyObject *module, PyObject *record)
     if (failed || set_item_count(cls, 0) < 0) {
         return NULL;
     }
-    cls->tp_new = record_tp_new;
     cls->tp_alloc = record_alloc;
     cls->tp_free = record_free;
     PyType_Modified(cls);

@@ -82,15 +82,6 @@ def _as_text(value: object) -> str:
     return repr(value)
 
 
-class _Names(dict):  # type: ignore[type-arg]
-    """Fake globals (and class namespace): each name stands for itself."""
-
-    __slots__ = ()
-
-    def __missing__(self, name: str) -> _Text:
-        return _Text(name)
-
-
 def deferred_strings(annotate: Callable[[int], dict[str, Any]]) -> dict[str, str] | None:
     """
     Return the annotations of compiler-generated *annotate* as source text,
@@ -100,11 +91,21 @@ def deferred_strings(annotate: Callable[[int], dict[str, Any]]) -> dict[str, str
     code = getattr(annotate, "__code__", None)
     if code is None or not isinstance(annotate, _function_type):
         return None
-    names = _Names()
-    names["__builtins__"] = _Names()
+    # Every name the code can look up is in co_names: each stands for itself,
+    # in a plain dict (no __missing__ call per name); the class namespace is
+    # empty, so lookups fall through to it.
+    texts = _texts
+    if len(texts) > 4096:
+        texts.clear()
+    names: dict[str, object] = {}
+    for name in code.co_names:
+        text = texts.get(name)
+        if text is None:
+            text = texts[name] = _Text(name)
+        names[name] = text
+    names["__builtins__"] = {}
     cells = tuple(
-        _cell_type(_Names() if name == "__classdict__" else _Text(name))
-        for name in code.co_freevars
+        _cell_type({} if name == "__classdict__" else _Text(name)) for name in code.co_freevars
     )
     try:
         fake = _function_type(code, names, annotate.__name__, None, cells or None)
@@ -115,13 +116,20 @@ def deferred_strings(annotate: Callable[[int], dict[str, Any]]) -> dict[str, str
         return None
     strings: dict[str, str] = {}
     for key, value in result.items():
-        if type(value) is str:
+        kind = type(value)
+        if kind is _Text:
+            strings[key] = value.text
+        elif kind is str:
             strings[key] = value
-        elif type(value) in _SPELLED:
+        elif kind in _SPELLED:
             strings[key] = _as_text(value)
         else:
             return None  # a value this placeholder cannot spell: annotationlib can
     return strings
+
+
+# The placeholder of each name seen in an annotation (bounded; cleared when full).
+_texts: dict[str, _Text] = {}
 
 
 #: The types of annotation values that ``_as_text`` spells as their source.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from keyword import iskeyword
 
-from ._accessors import accessor, default_doc
+from ._accessors import accessor, default_docs
 from ._codegen import make_new
 from ._compat import PY_3_13_PLUS, PY_3_14_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
 from ._rules import as_in_source
@@ -24,11 +24,15 @@ if TYPE_CHECKING:
 
 _tuple_new = tuple.__new__
 
+# Names that passed _check_names as field names: valid identifiers, not
+# keywords, no leading underscore (bounded; cleared when full).
+_checked_names: set[str] = set()
+
 # Names the parser reads as constants, which a parameter cannot have.
 _CONSTANTS = frozenset({"None", "True", "False"})
 
 
-def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
+def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     typename: str,
     field_names: str | Iterable[str],
     *,
@@ -63,26 +67,14 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
                 names[index] = f"_{index}"
             seen.add(name)
 
-    for name in [typename, *names]:
-        if type(name) is not str:
-            msg = "Type names and field names must be strings"
-            raise TypeError(msg)
-        if not name.isidentifier():
-            msg = f"Type names and field names must be valid identifiers: {name!r}"
-            raise ValueError(msg)
-        if iskeyword(name):
-            msg = f"Type names and field names cannot be a keyword: {name!r}"
-            raise ValueError(msg)
-
-    seen = set()
-    for name in names:
-        if name.startswith("_") and not rename:
-            msg = f"Field names cannot start with an underscore: {name!r}"
-            raise ValueError(msg)
-        if name in seen:
-            msg = f"Encountered duplicate field name: {name!r}"
-            raise ValueError(msg)
-        seen.add(name)
+    if (
+        rename
+        or not _checked_names.issuperset(names)
+        or len(set(names)) != len(names)
+        or not typename.isidentifier()
+        or iskeyword(typename)
+    ):
+        _check_names(typename, names, rename=rename)
 
     field_defaults: dict[str, Any] = {}
     if defaults is not None:
@@ -98,7 +90,7 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     # collections.namedtuple's eval reads the names as source does: NFKC
     # normalized, so a name may become a constant's (a ValueError from 3.14
     # on), and two names one parameter (a SyntaxError).
-    parameters = tuple(map(as_in_source, fields))
+    parameters = fields if "".join(fields).isascii() else tuple(map(as_in_source, fields))
     if PY_3_14_PLUS:
         constant = next((p for p in parameters if p in _CONSTANTS), None)
         if constant is not None:
@@ -134,8 +126,9 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     }
     if PY_3_13_PLUS:
         namespace["__replace__"] = _replace
+    docs = default_docs(len(fields))
     for index, name in enumerate(fields):
-        namespace[name] = accessor(index, default_doc(index))
+        namespace[name] = accessor(index, docs[index])
     result = type(typename, (tuple,), namespace)
 
     if module is None:
@@ -143,6 +136,34 @@ def namedtuple(  # noqa: PLR0912, PLR0915 - CPython's checks, in CPython's order
     if module is not None:
         result.__module__ = module
     return result
+
+
+def _check_names(typename: str, names: list[str], *, rename: bool) -> None:
+    """Raise what ``collections.namedtuple`` raises for bad names, in its order."""
+    for name in [typename, *names]:
+        if type(name) is not str:
+            msg = "Type names and field names must be strings"
+            raise TypeError(msg)
+        if not name.isidentifier():
+            msg = f"Type names and field names must be valid identifiers: {name!r}"
+            raise ValueError(msg)
+        if iskeyword(name):
+            msg = f"Type names and field names cannot be a keyword: {name!r}"
+            raise ValueError(msg)
+
+    seen: set[str] = set()
+    for name in names:
+        if name.startswith("_") and not rename:
+            msg = f"Field names cannot start with an underscore: {name!r}"
+            raise ValueError(msg)
+        if name in seen:
+            msg = f"Encountered duplicate field name: {name!r}"
+            raise ValueError(msg)
+        seen.add(name)
+    if not rename:
+        if len(_checked_names) > 4096:
+            _checked_names.clear()
+        _checked_names.update(seen)
 
 
 def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:

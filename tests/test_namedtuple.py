@@ -94,6 +94,24 @@ def test_same_errors(typename, field_names, kwargs):
     assert str(expected.value) == str(actual.value)
 
 
+def test_same_errors_with_known_names():
+    """Names that passed the checks before (cached) still fail together as in CPython."""
+    records.namedtuple("Warm", "x y z")
+    for typename, field_names in [
+        ("class", "x y"),
+        ("Ok%", "x"),
+        ("Ok", "x x"),
+        ("Ok", "x y y"),
+        ("Ok", "x _z"),
+        ("Ok", "x None"),
+    ]:
+        with pytest.raises(Exception) as expected:
+            collections.namedtuple(typename, field_names)
+        with pytest.raises(Exception) as actual:
+            records.namedtuple(typename, field_names)
+        assert (expected.type, str(expected.value)) == (actual.type, str(actual.value))
+
+
 def test_positional_rename_refused():
     """rename, defaults and module are keyword-only."""
     with pytest.raises(TypeError):
