@@ -140,6 +140,9 @@ static PyMethodDef module_methods[] = {
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
      "at index, for the record class cls being built."},
+    {"new_record", (PyCFunction)(void (*)(void))records_new_record, METH_FASTCALL,
+     "new_record(cls, iterable) -> record\n\ntuple.__new__(cls, iterable) for record "
+     "classes, through their own allocation."},
     {"protect", records_protect, METH_O,
      "protect(Record) -> bool\n\nMake member descriptors safe for every record class; "
      "return whether they may be used."},

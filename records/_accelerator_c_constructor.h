@@ -323,7 +323,7 @@ field_index(PyObject *names, Py_ssize_t size, PyObject *name)
 static PyObject *
 record_from_items(PyTypeObject *cls, PyObject **items, Py_ssize_t size)
 {
-    PyObject *record = cls->tp_alloc(cls, size);
+    PyObject *record = allocate_record(cls, size);
     if (record == NULL) {
         for (Py_ssize_t i = 0; i < size; i++) {
             Py_DECREF(items[i]);

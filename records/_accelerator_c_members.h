@@ -9,14 +9,17 @@
  *   - every record class allocates through record_alloc, which leaves room
  *     for every field of the class (the missing ones NULL: reading one raises
  *     AttributeError; len() stays the number of items given), and refuses
- *     while the class is being built (mark_building). Every way to make a
- *     record reaches it: the constructors, tuple.__new__(cls, items),
- *     copyreg and pickles of any protocol;
+ *     while the class is being built (mark_building);
  *   - the number of fields is kept where no Python code can change it: the
  *     class's tp_cache, which CPython no longer uses and releases with the
- *     class (checked when the accelerator loads). A subclass whose count is
- *     not set (one whose base's __init_subclass__ skipped Record's) has its
- *     nearest base's: room for every member descriptor it inherits;
+ *     class (checked when the accelerator loads); a class's count is at
+ *     least that of every record class in its MRO;
+ *   - tuple.__new__ cannot make records (record_tp_new on Record makes it
+ *     refuse them, as it refuses any type with a __new__ of its own), so an
+ *     instance is only ever made through a record's own constructor. This
+ *     also covers a subclass that Record's __init_subclass__ never saw (its
+ *     base's __init_subclass__ did not call it): CPython gives it the
+ *     generic allocation, and it inherits member descriptors;
  *   - __class__ can change only to a record class whose fields the instance
  *     holds (record_class_setter), and never from or to another kind of
  *     tuple (record_free differs from theirs, which CPython checks);
@@ -168,6 +171,32 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
     return record;
 }
 
+/* A new record of cls with size items (NULL, to be filled), through
+ * record_alloc. A subclass Record's __init_subclass__ never saw has CPython's
+ * generic allocation and inherits member descriptors (perhaps of two record
+ * bases): it gets room for the most fields of the record classes in its MRO
+ * the same way. Every record the accelerator makes is made here. */
+static PyObject *
+allocate_record(PyTypeObject *cls, Py_ssize_t size)
+{
+    if (cls->tp_alloc == record_alloc || !tp_cache_is_free) {
+        return cls->tp_alloc(cls, size);
+    }
+    PyTypeObject *building = cls;
+    Py_ssize_t room = mro_item_count(cls, 0, &building);
+    if (room == -2) {
+        raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
+                   ((PyHeapTypeObject *)building)->ht_name);
+        return NULL;
+    }
+    PyObject *record = cls->tp_alloc(cls, room > size ? room : size);
+    if (record != NULL) {
+        Py_SET_SIZE(record, size);
+        reset_hash_cache(record);
+    }
+    return record;
+}
+
 /* Give the new subclass cls of Record the allocation of records, before any
  * of its instances can be made: room for the fields of its base until its
  * own are known, and none while it is being built. */
@@ -248,6 +277,59 @@ pickled_by_value(PyTypeObject *cls)
     return qualname != NULL && PyUnicode_Contains(qualname, str_locals);
 }
 
+/* Record's tp_new: what a __new__ written in Python gives a type (look
+ * __new__ up and call it), so that tuple.__new__ refuses every record class,
+ * as CPython refuses any type whose __new__ differs from tuple's. */
+static PyObject *
+record_tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *new = PyObject_GetAttr((PyObject *)type, str_new);
+    if (new == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    PyObject *arguments = PyTuple_New(nargs + 1);
+    PyObject *result = NULL;
+    if (arguments != NULL) {
+        PyTuple_SET_ITEM(arguments, 0, Py_NewRef(type));
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            PyTuple_SET_ITEM(arguments, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+        }
+        result = PyObject_Call(new, arguments, kwargs);
+        Py_DECREF(arguments);
+    }
+    Py_DECREF(new);
+    return result;
+}
+
+/* new_record(cls, iterable): tuple.__new__(cls, iterable) for record
+ * classes, through their own allocation. The generated __new__ functions
+ * call it as _tuple_new. */
+static PyObject *
+records_new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyType_Check(args[0])
+        || !PyType_IsSubtype((PyTypeObject *)args[0], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "new_record() takes a tuple subclass and an iterable");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    PyObject *values = PySequence_Tuple(args[1]);
+    if (values == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(values);
+    PyObject *record = allocate_record(cls, size);
+    if (record != NULL) {
+        reset_hash_cache(record);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyTuple_GET_ITEM(values, i));
+        }
+    }
+    Py_DECREF(values);
+    return record;
+}
+
 static PyObject *
 record_class_getter(PyObject *self, void *closure)
 {
@@ -260,7 +342,11 @@ static int
 record_class_setter(PyObject *self, PyObject *value, void *closure)
 {
     if (value != NULL && PyType_Check(value)) {
-        Py_ssize_t needed = item_count((PyTypeObject *)value);
+        /* A class Record's __init_subclass__ never saw reads the fields of
+         * the record classes in its MRO. */
+        PyTypeObject *target = (PyTypeObject *)value, *building = target;
+        Py_ssize_t needed = target->tp_free == record_free ? item_count(target)
+                                                           : mro_item_count(target, 0, &building);
         if (needed == -2 || needed > Py_SIZE(self)) {
             raise_rule(PyExc_TypeError, "class_assignment_message", "(OnO)",
                        ((PyHeapTypeObject *)Py_TYPE(self))->ht_name, PyTuple_GET_SIZE(self),
@@ -286,7 +372,7 @@ static PyGetSetDef record_class_def = {
     "The record's class; only a record class with no more fields can replace it.", NULL,
 };
 
-/* protect(Record): Record's tp_alloc and tp_free, and its __class__
+/* protect(Record): Record's tp_new, tp_alloc and tp_free, and its __class__
  * descriptor, as described above; False where tp_cache cannot be used (then
  * records keep their bounds-checked accessors). */
 static PyObject *
@@ -313,6 +399,7 @@ records_protect(PyObject *module, PyObject *record)
     if (failed || set_item_count(cls, 0) < 0) {
         return NULL;
     }
+    cls->tp_new = record_tp_new;
     cls->tp_alloc = record_alloc;
     cls->tp_free = record_free;
     PyType_Modified(cls);

@@ -23,7 +23,7 @@ static PyObject *
 copy_record(PyTypeObject *cls, PyObject *source)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(source);
-    PyObject *record = cls->tp_alloc(cls, size);
+    PyObject *record = allocate_record(cls, size);
     if (record == NULL) {
         return NULL;
     }

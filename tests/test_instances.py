@@ -96,7 +96,7 @@ class TestHash:
             lambda: pickle.loads(pickle.dumps(Pair(1, 2))),
             lambda: copy.copy(Pair(1, 2)),
             lambda: copy.deepcopy(Pair(1, 2)),
-            lambda: tuple.__new__(Pair, (1, 2)),
+            lambda: Pair.__new__(Pair, 1, 2),
         ],
         ids=[
             "positional",
@@ -107,7 +107,7 @@ class TestHash:
             "pickle",
             "copy",
             "deepcopy",
-            "tuple.__new__",
+            "__new__",
         ],
     )
     def test_hash_is_the_tuples(self, make):
