@@ -75,12 +75,7 @@ def install(record: type) -> None:
     global members
     if c is None:
         return
-    from . import _codegen
-
     if c.protect(record):
-        # No record is made by tuple.__new__ any more (see protect): the
-        # generated constructors allocate through the records' own tp_alloc.
-        _codegen.BASE_GLOBALS["_tuple_new"] = c.new_record
         members = True
     builder = c.Builder(**builder_helpers(record))
     methods = {**c.record_methods(record), "__init_subclass__": builder.init_subclass()}

@@ -110,8 +110,8 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
     Py_XDECREF(values);
 }
 
-#include "_accelerator_c_layout.h"
 #include "_accelerator_c_members.h"
+#include "_accelerator_c_layout.h"
 #include "_accelerator_c_constructor.h"
 #include "_accelerator_c_builder.h"
 #include "_accelerator_c_methods.h"
@@ -130,22 +130,21 @@ static PyMethodDef module_methods[] = {
      "constructor(function, names, factories, marker) -> Constructor\n\n"
      "The __new__ of a record class with fields names: staticmethod(function), "
      "and what a C call to the class needs."},
-    {"enable", (PyCFunction)(void (*)(void))records_enable, METH_FASTCALL,
-     "enable(cls, count) -> bool\n\nFinish the record class cls of count fields: "
-     "its instances can be made, and calls to it take the C constructor its __new__ "
-     "holds where they can; return whether they can."},
-    {"prepare", records_prepare, METH_O,
-     "prepare(cls) -> None\n\nGive the new record class cls the allocation of records, "
-     "refusing instances until enable()."},
+    {"enable", records_enable, METH_O,
+     "enable(cls) -> bool\n\nFinish the record class cls: its instances can be made, "
+     "and calls to it take the C constructor its __new__ holds where they can; return "
+     "whether they can."},
+    {"prepare", (PyCFunction)(void (*)(void))records_prepare, METH_FASTCALL,
+     "prepare(cls, Record) -> None\n\nGive the new, sealed record class cls the allocation "
+     "of records, refusing instances until enable()."},
+    {"building", records_building, METH_O,
+     "building(cls) -> bool\n\nWhether cls is a prepared record class being built."},
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
      "at index, for the record class cls being built."},
-    {"new_record", (PyCFunction)(void (*)(void))records_new_record, METH_FASTCALL,
-     "new_record(cls, iterable) -> record\n\ntuple.__new__(cls, iterable) for record "
-     "classes, through their own allocation."},
     {"protect", records_protect, METH_O,
-     "protect(Record) -> bool\n\nMake member descriptors safe for every record class; "
-     "return whether they may be used."},
+     "protect(Record) -> bool\n\nWhether record classes may read their fields through "
+     "member descriptors."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,6 +42,7 @@ typedef struct {
     PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
     Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
     int measuring;                  /* a probe class is being made to measure it */
+    int probe_owns_dict;            /* the probe had a __dict__ descriptor of its own */
 } Builder;
 
 #define BUILDER_FIELDS(X)                                  \
@@ -227,6 +228,16 @@ cells_holding(PyTypeObject *cls)
     return count;
 }
 
+/* 1 if the dict of cls holds a __dict__ descriptor made for it (which holds
+ * a reference to it). No Python code runs. */
+static int
+owns_dict_descriptor(PyTypeObject *cls)
+{
+    PyObject *descriptor = cls->tp_dict == NULL ? NULL : PyDict_GetItem(cls->tp_dict, str_dict);
+    return descriptor != NULL && Py_IS_TYPE(descriptor, &PyGetSetDescr_Type)
+           && PyDescr_TYPE(descriptor) == cls;
+}
+
 /* Make a probe class the way a class statement makes a record class, and
  * measure the references it has when this Builder's __init_subclass__ is
  * called: its baseline. (The probe derives from a throwaway tuple subclass,
@@ -300,7 +311,11 @@ may_seal_here(Builder *self, PyTypeObject *cls)
     if (self->baseline < 0 && measure_baseline(self) < 0) {
         return -1;
     }
-    return Py_REFCNT(cls) <= self->baseline + cells_holding(cls);
+    /* A class without __dict__ from its body (__slots__ = ()) lacks the
+     * reference the probe's __dict__ descriptor holds, where it has one. */
+    Py_ssize_t allowed = self->baseline + cells_holding(cls)
+                         - (self->probe_owns_dict && !owns_dict_descriptor(cls));
+    return Py_REFCNT(cls) <= allowed;
 }
 
 /* 1 if annotation declares a ClassVar or may: strings are not parsed here,
@@ -565,7 +580,7 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
         /* The class is sealed: a member descriptor if it is being built as a
          * record (prepare_allocation) and pickled by reference, else the
          * bounds-checked accessor. */
-        int by_value = item_count(cls) == -2 ? pickled_by_value(cls) : 1;
+        int by_value = is_building(cls) ? pickled_by_value(cls) : 1;
         if (by_value < 0) {
             goto done;
         }
@@ -919,6 +934,14 @@ write_parts(Parts *parts, PyTypeObject *cls)
 {
     PyObject *namespace = cls->tp_dict;
     if (parts->own != NULL) {
+        Py_ssize_t reach = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->accessors); i++) {
+            Py_ssize_t found = member_reach(cls, PyTuple_GET_ITEM(parts->accessors, i));
+            reach = found < 0 || reach < 0 ? -1 : (found > reach ? found : reach);
+        }
+        if (lay_out_members(cls, reach) < 0) {
+            return -1;
+        }
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->own); i++) {
             if (PyDict_SetItem(namespace, PyTuple_GET_ITEM(parts->own, i),
                                PyTuple_GET_ITEM(parts->accessors, i)) < 0) {
@@ -943,9 +966,7 @@ write_parts(Parts *parts, PyTypeObject *cls)
         return -1;
     }
     PyType_Modified(cls);
-    if (item_count(cls) == -2 && set_item_count(cls, PyTuple_GET_SIZE(parts->names)) < 0) {
-        return -1;
-    }
+    finish_allocation(cls);
     enable_constructor(cls);
     return 0;
 }
@@ -1024,12 +1045,23 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
     PyTypeObject *cls = (PyTypeObject *)args[0];
     if (self->measuring) {
         self->baseline = Py_REFCNT(cls);
+        self->probe_owns_dict = owns_dict_descriptor(cls);
         Py_RETURN_NONE;
     }
-    prepare_allocation(cls);
-    int decided = may_seal_here(self, cls);
-    if (decided < 0 || (decided && seal_type(cls) < 0)) {
+    PyTypeObject *record = (PyTypeObject *)self->record;
+    if (!PyType_IsSubtype(cls, record) || cls == record) {
+        PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs a subclass of Record");
         return NULL;
+    }
+    int decided = may_seal_here(self, cls);
+    if (decided < 0) {
+        return NULL;
+    }
+    if (decided) {
+        int sealed = seal_type(cls);
+        if (sealed < 0 || (sealed && prepare_allocation(cls, record) < 0)) {
+            return NULL;
+        }
     }
     PyObject *mro = cls->tp_mro;
     int plain = nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)

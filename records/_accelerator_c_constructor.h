@@ -323,7 +323,7 @@ field_index(PyObject *names, Py_ssize_t size, PyObject *name)
 static PyObject *
 record_from_items(PyTypeObject *cls, PyObject **items, Py_ssize_t size)
 {
-    PyObject *record = allocate_record(cls, size);
+    PyObject *record = cls->tp_alloc(cls, size);
     if (record == NULL) {
         for (Py_ssize_t i = 0; i < size; i++) {
             Py_DECREF(items[i]);
@@ -466,18 +466,12 @@ enable_constructor(PyTypeObject *cls)
 }
 
 static PyObject *
-records_enable(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+records_enable(PyObject *module, PyObject *cls)
 {
-    Py_ssize_t count = nargs == 2 ? PyLong_AsSsize_t(args[1]) : -1;
-    if (nargs != 2 || !PyType_Check(args[0]) || count < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "enable() takes a class and its number of fields");
-        }
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "enable() needs a class");
         return NULL;
     }
-    PyTypeObject *cls = (PyTypeObject *)args[0];
-    if (item_count(cls) == -2 && set_item_count(cls, count) < 0) {
-        return NULL;
-    }
-    return PyBool_FromLong(enable_constructor(cls));
+    finish_allocation((PyTypeObject *)cls);
+    return PyBool_FromLong(enable_constructor((PyTypeObject *)cls));
 }

@@ -99,8 +99,10 @@ records_write(PyObject *module, PyObject *args)
         return NULL;
     }
     /* Straight into the class dict, as _layout.write does: no name here is
-     * backed by a type slot that a dict write would leave stale. */
-    if (PyDict_Update(((PyTypeObject *)cls)->tp_dict, attributes) < 0) {
+     * backed by a type slot that a dict write would leave stale. Member
+     * descriptors get their room in the layout first. */
+    if (lay_out_members_in((PyTypeObject *)cls, attributes) < 0
+        || PyDict_Update(((PyTypeObject *)cls)->tp_dict, attributes) < 0) {
         return NULL;
     }
     PyType_Modified((PyTypeObject *)cls);

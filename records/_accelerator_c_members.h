@@ -4,27 +4,32 @@
  * A member descriptor of type Py_T_OBJECT_EX at the offset of item i reads
  * that item directly, and the interpreter specialises the read
  * (LOAD_ATTR_SLOT): record.x as fast as a __slots__ attribute. It checks no
- * bounds, so every instance it can be given must hold room for item i:
+ * bounds, so every instance of every class that can reach it must have room
+ * for item i. The room is written in the layout itself: a record class with
+ * member descriptors for n fields has the basic size of a tuple plus n
+ * items (lay_out_members), so
  *
- *   - every record class allocates through record_alloc, which leaves room
- *     for every field of the class (the missing ones NULL: reading one raises
- *     AttributeError; len() stays the number of items given), and refuses
- *     while the class is being built (mark_building);
- *   - the number of fields is kept where no Python code can change it: the
- *     class's tp_cache, which CPython no longer uses and releases with the
- *     class (checked when the accelerator loads); a class's count is at
- *     least that of every record class in its MRO;
- *   - tuple.__new__ cannot make records (record_tp_new on Record makes it
- *     refuse them, as it refuses any type with a __new__ of its own), so an
- *     instance is only ever made through a record's own constructor. This
- *     also covers a subclass that Record's __init_subclass__ never saw (its
- *     base's __init_subclass__ did not call it): CPython gives it the
- *     generic allocation, and it inherits member descriptors;
- *   - __class__ can change only to a record class whose fields the instance
- *     holds (record_class_setter), and never from or to another kind of
- *     tuple (record_free differs from theirs, which CPython checks);
- *   - the PyMemberDef and its strings live in the descriptor's own memory,
- *     which holds its class: they live exactly as long as it does.
+ *   - every allocator gives each instance room for n items beyond the ones
+ *     it holds: tuple.__new__, copyreg, pickles, a subclass's (a subclass
+ *     inherits the size, also one that Record's __init_subclass__ never saw);
+ *     items not given stay NULL, and reading one raises AttributeError;
+ *   - CPython refuses __class__ and __bases__ changes between classes of
+ *     different sizes ("object layout differs"), and a class with two record
+ *     bases of different sizes;
+ *   - record_alloc, the allocator of the classes records builds, takes the
+ *     n items back from the size it asks, so a record of n items takes the
+ *     memory of a tuple of n items; __sizeof__ says so.
+ *
+ * The size is set when the class is built, before any of its instances can
+ * exist: only a class no other code had before Record's __init_subclass__
+ * (the reference count of may_seal_here) is prepared (prepare_allocation),
+ * and while it is being built it refuses instances, and its distinct tp_free
+ * makes CPython refuse __class__ changes to it. A subclass made while a
+ * record base is being built, or before the member descriptors are written,
+ * makes the build fail instead.
+ *
+ * The PyMemberDef and its strings live in the descriptor's own memory, which
+ * holds its class: they live exactly as long as it does.
  *
  * A member descriptor pickles as getattr(its class, its name). cloudpickle,
  * joblib and dill pickle a class that cannot be found by name (defined in
@@ -41,12 +46,6 @@
 #define Py_READONLY READONLY
 #endif
 
-/* 1 once protect() found Record's tp_cache empty: a heap type starts with
- * none, and releases what it holds when it is freed (CPython 3.10 to 3.15,
- * whose headers say "no longer used"; a test checks that 100,000 record
- * classes come and go without growth). */
-static int tp_cache_is_free = 0;
-
 #if PY_VERSION_HEX < 0x030C0000
 /* A twin of member_descriptor whose items are bytes: an allocation of its
  * size plus room for a PyMemberDef and its strings (3.12+ has
@@ -60,109 +59,42 @@ static PyTypeObject MemberTwinType = {
 };
 #endif
 
-/* The tp_free of record classes: PyObject_GC_Del, under another name, so
- * that CPython refuses __class__ assignment between records and other types. */
+/* The tp_free of a record class while it is being built: PyObject_GC_Del
+ * under another name, which no other class has, so that CPython refuses
+ * __class__ changes to it. */
 static void
-record_free(void *object)
+record_free_building(void *object)
 {
     PyObject_GC_Del(object);
 }
 
-/* Mark the new record class cls as being built: instances are refused until
- * set_item_count() gives the number of its fields. */
-static void
-mark_building(PyTypeObject *cls)
+static inline int
+is_building(PyTypeObject *cls)
 {
-    Py_XSETREF(cls->tp_cache, Py_NewRef(Py_None));
+    return cls->tp_free == record_free_building;
 }
 
-/* The most fields of the record classes in cls's MRO after skip entries
- * (each a count set by set_item_count); -2 if one of them is being built
- * (then *building is it), -1 if none is a record class. Mix-ins (another
- * tp_free) are passed over. */
-static Py_ssize_t
-mro_item_count(PyTypeObject *cls, Py_ssize_t skip, PyTypeObject **building)
+/* The items of room the layout of cls gives beyond the ones an instance
+ * holds (its basic size above a tuple's). */
+static inline Py_ssize_t
+room_in_layout(PyTypeObject *cls)
 {
-    PyObject *mro = cls->tp_mro;
-    if (mro == NULL || !PyTuple_Check(mro)) {
-        return -2;
-    }
-    Py_ssize_t room = -1;
-    for (Py_ssize_t i = skip; i < PyTuple_GET_SIZE(mro); i++) {
-        PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
-        if (type->tp_free != record_free) {
-            continue;
-        }
-        PyObject *mark = type->tp_cache;
-        if (mark == Py_None) {
-            *building = type;
-            return -2;
-        }
-        if (mark != NULL && PyLong_CheckExact(mark)) {
-            Py_ssize_t count = PyLong_AsSsize_t(mark);
-            room = count > room ? count : room;
-        }
-    }
-    return room;
+    Py_ssize_t extra = cls->tp_basicsize - PyTuple_Type.tp_basicsize;
+    return extra > 0 ? extra / (Py_ssize_t)sizeof(PyObject *) : 0;
 }
 
-/* Finish the record class cls: room for count items in each instance, or for
- * more if a record class in its MRO has more fields (a member descriptor it
- * inherits may read any of them). A base still being built is refused. */
-static int
-set_item_count(PyTypeObject *cls, Py_ssize_t count)
-{
-    PyTypeObject *building = cls;
-    Py_ssize_t inherited = mro_item_count(cls, 1, &building);
-    if (inherited == -2) {
-        raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
-                   ((PyHeapTypeObject *)building)->ht_name);
-        return -1;
-    }
-    if (inherited > count) {
-        count = inherited;
-    }
-    PyObject *value = PyLong_FromSsize_t(count);
-    if (value == NULL) {
-        return -1;
-    }
-    Py_XSETREF(cls->tp_cache, value);
-    return 0;
-}
-
-/* The number of items every instance of cls has room for; -2 while cls (or,
- * for a class Record's __init_subclass__ did not finish, a record class in
- * its MRO) is being built, -1 if it is not a record class. */
-static Py_ssize_t
-item_count(PyTypeObject *cls)
-{
-    if (cls->tp_free != record_free) {
-        return -1;
-    }
-    PyObject *mark = cls->tp_cache;
-    if (mark == Py_None) {
-        return -2;
-    }
-    if (mark != NULL && PyLong_CheckExact(mark)) {
-        return PyLong_AsSsize_t(mark);
-    }
-    PyTypeObject *building = cls;
-    return mro_item_count(cls, 0, &building);
-}
-
+/* The tp_alloc of prepared record classes, which have no __dict__: room for
+ * max(nitems, room) items, as a tuple of that many items takes. */
 static PyObject *
 record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
 {
-    Py_ssize_t room = item_count(cls);
-    if (room == -2) {
+    if (is_building(cls)) {
         raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
                    ((PyHeapTypeObject *)cls)->ht_name);
         return NULL;
     }
-    if (room < nitems) {
-        room = nitems;
-    }
-    PyObject *record = PyType_GenericAlloc(cls, room);
+    Py_ssize_t room = room_in_layout(cls);
+    PyObject *record = PyType_GenericAlloc(cls, nitems > room ? nitems - room : 0);
     if (record == NULL) {
         return NULL;
     }
@@ -171,50 +103,117 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
     return record;
 }
 
-/* A new record of cls with size items (NULL, to be filled), through
- * record_alloc. A subclass Record's __init_subclass__ never saw has CPython's
- * generic allocation and inherits member descriptors (perhaps of two record
- * bases): it gets room for the most fields of the record classes in its MRO
- * the same way. Every record the accelerator makes is made here. */
-static PyObject *
-allocate_record(PyTypeObject *cls, Py_ssize_t size)
+/* 1 if cls is a new record class (a heap subclass of record, a tuple
+ * subclass of pointer items) that record_alloc may serve. */
+static int
+is_new_record_class(PyTypeObject *cls, PyTypeObject *record)
 {
-    if (cls->tp_alloc == record_alloc || !tp_cache_is_free) {
-        return cls->tp_alloc(cls, size);
-    }
-    PyTypeObject *building = cls;
-    Py_ssize_t room = mro_item_count(cls, 0, &building);
-    if (room == -2) {
-        raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
-                   ((PyHeapTypeObject *)building)->ht_name);
-        return NULL;
-    }
-    PyObject *record = cls->tp_alloc(cls, room > size ? room : size);
-    if (record != NULL) {
-        Py_SET_SIZE(record, size);
-        reset_hash_cache(record);
-    }
-    return record;
+    return cls != record && (cls->tp_flags & Py_TPFLAGS_HEAPTYPE)
+           && PyType_IsSubtype(cls, record) && PyType_IsSubtype(cls, &PyTuple_Type)
+           && cls->tp_itemsize == (Py_ssize_t)sizeof(PyObject *) && cls->tp_dictoffset == 0
+#if PY_VERSION_HEX >= 0x030C0000
+           && !(cls->tp_flags & Py_TPFLAGS_MANAGED_DICT)
+#endif
+        ;
 }
 
-/* Give the new subclass cls of Record the allocation of records, before any
- * of its instances can be made: room for the fields of its base until its
- * own are known, and none while it is being built. */
+/* Give the new, sealed subclass cls of record the allocation of records,
+ * refusing instances until finish_allocation(). The caller knows that no
+ * instance of cls exists (may_seal_here). Once only: __init_subclass__
+ * called again on a finished class must not make it refuse instances. */
+static int
+prepare_allocation(PyTypeObject *cls, PyTypeObject *record)
+{
+    if (!is_new_record_class(cls, record)) {
+        PyErr_SetString(PyExc_TypeError, "prepare() needs a new, sealed record class");
+        return -1;
+    }
+    if (cls->tp_alloc != record_alloc) {
+        cls->tp_alloc = record_alloc;
+        cls->tp_free = record_free_building;
+    }
+    return 0;
+}
+
+/* Instances of the record class cls may be made from now on. */
 static void
-prepare_allocation(PyTypeObject *cls)
+finish_allocation(PyTypeObject *cls)
 {
-    /* Once only: __init_subclass__ called again on a finished record class
-     * (which then raises) must not leave it refusing instances. */
-    if (!tp_cache_is_free || !(cls->tp_flags & Py_TPFLAGS_HEAPTYPE) || cls->tp_free == record_free) {
-        return;
+    if (is_building(cls)) {
+        cls->tp_free = PyObject_GC_Del;
     }
-    cls->tp_alloc = record_alloc;
-    cls->tp_free = record_free;
-    mark_building(cls);
 }
 
-/* A member descriptor for item index of cls, named name, documented by doc,
- * whose PyMemberDef and strings are stored in its own memory. */
+/* The number of items a member descriptor of cls in accessor reads past
+ * (its index + 1), 0 if accessor is something else; -1 for a member
+ * descriptor of another class. */
+static Py_ssize_t
+member_reach(PyTypeObject *cls, PyObject *accessor)
+{
+    if (!Py_IS_TYPE(accessor, &PyMemberDescr_Type)) {
+        return 0;
+    }
+    PyMemberDescrObject *descriptor = (PyMemberDescrObject *)accessor;
+    if (descriptor->d_common.d_type != cls) {
+        return -1;
+    }
+    Py_ssize_t offset = descriptor->d_member->offset - (Py_ssize_t)offsetof(PyTupleObject, ob_item);
+    return offset / (Py_ssize_t)sizeof(PyObject *) + 1;
+}
+
+/* Before member descriptors of cls reaching reach items are written into
+ * its dict: give its layout room for them. cls must be being built, with no
+ * record base being built and no subclass yet (either would have copied its
+ * size before this). No Python code runs here. */
+static int
+lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
+{
+    if (reach == 0) {
+        return 0;
+    }
+    if (reach < 0 || !is_building(cls)) {
+        PyErr_SetString(PyExc_TypeError, "member descriptors need the record class being built");
+        return -1;
+    }
+    PyObject *mro = cls->tp_mro;
+    for (Py_ssize_t i = 1; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (is_building(base)) {
+            raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
+                       ((PyHeapTypeObject *)base)->ht_name);
+            return -1;
+        }
+    }
+    PyObject *subclasses = (PyObject *)cls->tp_subclasses; /* a dict, for heap types */
+    if (subclasses != NULL && PyDict_Check(subclasses) && PyDict_GET_SIZE(subclasses) != 0) {
+        raise_rule(PyExc_TypeError, "subclassed_while_built_message", "(O)",
+                   ((PyHeapTypeObject *)cls)->ht_name);
+        return -1;
+    }
+    Py_ssize_t size = PyTuple_Type.tp_basicsize + reach * (Py_ssize_t)sizeof(PyObject *);
+    if (cls->tp_basicsize < size) {
+        cls->tp_basicsize = size;
+    }
+    return 0;
+}
+
+/* lay_out_members for the accessors among the values of dict attributes. */
+static int
+lay_out_members_in(PyTypeObject *cls, PyObject *attributes)
+{
+    Py_ssize_t position = 0, reach = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(attributes, &position, &key, &value)) {
+        Py_ssize_t found = member_reach(cls, value);
+        if (found < 0) {
+            reach = -1;
+            break;
+        }
+        reach = found > reach ? found : reach;
+    }
+    return lay_out_members(cls, reach);
+}
+
 static PyObject *
 make_member(PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc)
 {
@@ -280,101 +279,23 @@ pickled_by_value(PyTypeObject *cls)
 /* Record's tp_new: what a __new__ written in Python gives a type (look
  * __new__ up and call it), so that tuple.__new__ refuses every record class,
  * as CPython refuses any type whose __new__ differs from tuple's. */
+
+/* __sizeof__ of a record: what a tuple of as many items takes, where
+ * record_alloc made it; else what object.__sizeof__ says. */
 static PyObject *
-record_tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+record_sizeof(PyObject *self, PyObject *unused)
 {
-    PyObject *new = PyObject_GetAttr((PyObject *)type, str_new);
-    if (new == NULL) {
-        return NULL;
+    PyTypeObject *type = Py_TYPE(self);
+    Py_ssize_t items = Py_SIZE(self), basic = type->tp_basicsize;
+    if (type->tp_alloc == record_alloc) {
+        Py_ssize_t room = room_in_layout(type);
+        items = items > room ? items : room;
+        basic = PyTuple_Type.tp_basicsize;
     }
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    PyObject *arguments = PyTuple_New(nargs + 1);
-    PyObject *result = NULL;
-    if (arguments != NULL) {
-        PyTuple_SET_ITEM(arguments, 0, Py_NewRef(type));
-        for (Py_ssize_t i = 0; i < nargs; i++) {
-            PyTuple_SET_ITEM(arguments, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-        }
-        result = PyObject_Call(new, arguments, kwargs);
-        Py_DECREF(arguments);
-    }
-    Py_DECREF(new);
-    return result;
+    return PyLong_FromSsize_t(basic + items * (Py_ssize_t)sizeof(PyObject *));
 }
 
-/* new_record(cls, iterable): tuple.__new__(cls, iterable) for record
- * classes, through their own allocation. The generated __new__ functions
- * call it as _tuple_new. */
-static PyObject *
-records_new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2 || !PyType_Check(args[0])
-        || !PyType_IsSubtype((PyTypeObject *)args[0], &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "new_record() takes a tuple subclass and an iterable");
-        return NULL;
-    }
-    PyTypeObject *cls = (PyTypeObject *)args[0];
-    PyObject *values = PySequence_Tuple(args[1]);
-    if (values == NULL) {
-        return NULL;
-    }
-    Py_ssize_t size = PyTuple_GET_SIZE(values);
-    PyObject *record = allocate_record(cls, size);
-    if (record != NULL) {
-        reset_hash_cache(record);
-        for (Py_ssize_t i = 0; i < size; i++) {
-            ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyTuple_GET_ITEM(values, i));
-        }
-    }
-    Py_DECREF(values);
-    return record;
-}
-
-static PyObject *
-record_class_getter(PyObject *self, void *closure)
-{
-    return Py_NewRef(Py_TYPE(self));
-}
-
-/* __class__ = cls on a record: only to a record class whose fields it holds,
- * then as object.__class__ does it. */
-static int
-record_class_setter(PyObject *self, PyObject *value, void *closure)
-{
-    if (value != NULL && PyType_Check(value)) {
-        /* A class Record's __init_subclass__ never saw reads the fields of
-         * the record classes in its MRO. */
-        PyTypeObject *target = (PyTypeObject *)value, *building = target;
-        Py_ssize_t needed = target->tp_free == record_free ? item_count(target)
-                                                           : mro_item_count(target, 0, &building);
-        if (needed == -2 || needed > Py_SIZE(self)) {
-            raise_rule(PyExc_TypeError, "class_assignment_message", "(OnO)",
-                       ((PyHeapTypeObject *)Py_TYPE(self))->ht_name, PyTuple_GET_SIZE(self),
-                       value);
-            return -1;
-        }
-    }
-    /* object's own __class__ descriptor (3.12+ keeps the dicts of static
-     * types out of tp_dict). */
-    PyObject *descriptor = _PyType_Lookup(&PyBaseObject_Type, str_class);
-    if (descriptor == NULL || Py_TYPE(descriptor)->tp_descr_set == NULL) {
-        PyErr_SetString(PyExc_TypeError, "object has no __class__ descriptor");
-        return -1;
-    }
-    Py_INCREF(descriptor);
-    int result = Py_TYPE(descriptor)->tp_descr_set(descriptor, self, value);
-    Py_DECREF(descriptor);
-    return result;
-}
-
-static PyGetSetDef record_class_def = {
-    "__class__", record_class_getter, record_class_setter,
-    "The record's class; only a record class with no more fields can replace it.", NULL,
-};
-
-/* protect(Record): Record's tp_new, tp_alloc and tp_free, and its __class__
- * descriptor, as described above; False where tp_cache cannot be used (then
- * records keep their bounds-checked accessors). */
+/* protect(Record): True where member descriptors may be used. */
 static PyObject *
 records_protect(PyObject *module, PyObject *record)
 {
@@ -382,39 +303,31 @@ records_protect(PyObject *module, PyObject *record)
         PyErr_SetString(PyExc_TypeError, "protect() needs the Record class");
         return NULL;
     }
-    PyTypeObject *cls = (PyTypeObject *)record;
-    if (cls->tp_cache != NULL && cls->tp_free != record_free) {
-        Py_RETURN_FALSE; /* tp_cache in use: not a CPython this was checked on */
-    }
-    tp_cache_is_free = 1;
 #if PY_VERSION_HEX < 0x030C0000
     MemberTwinType.tp_basicsize = PyMemberDescr_Type.tp_basicsize;
 #endif
-    PyObject *descriptor = PyDescr_NewGetSet(cls, &record_class_def);
-    if (descriptor == NULL) {
-        return NULL;
-    }
-    int failed = PyDict_SetItem(cls->tp_dict, str_class, descriptor);
-    Py_DECREF(descriptor);
-    if (failed || set_item_count(cls, 0) < 0) {
-        return NULL;
-    }
-    cls->tp_new = record_tp_new;
-    cls->tp_alloc = record_alloc;
-    cls->tp_free = record_free;
-    PyType_Modified(cls);
     Py_RETURN_TRUE;
 }
 
+/* prepare(cls, Record): prepare_allocation, for _sealing. */
 static PyObject *
-records_prepare(PyObject *module, PyObject *cls)
+records_prepare(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "prepare() needs a class");
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "prepare() takes a class and Record");
         return NULL;
     }
-    prepare_allocation((PyTypeObject *)cls);
+    if (prepare_allocation((PyTypeObject *)args[0], (PyTypeObject *)args[1]) < 0) {
+        return NULL;
+    }
     Py_RETURN_NONE;
+}
+
+/* building(cls): whether cls is a prepared record class being built. */
+static PyObject *
+records_building(PyObject *module, PyObject *cls)
+{
+    return PyBool_FromLong(PyType_Check(cls) && is_building((PyTypeObject *)cls));
 }
 
 /* member(cls, name, index, doc): make_member, for the Python class builder. */
@@ -428,7 +341,7 @@ records_member(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         return NULL;
     }
-    if (item_count((PyTypeObject *)args[0]) != -2) {
+    if (!is_building((PyTypeObject *)args[0])) {
         PyErr_SetString(PyExc_TypeError, "member() needs a record class being built");
         return NULL;
     }

@@ -23,7 +23,7 @@ static PyObject *
 copy_record(PyTypeObject *cls, PyObject *source)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(source);
-    PyObject *record = allocate_record(cls, size);
+    PyObject *record = cls->tp_alloc(cls, size);
     if (record == NULL) {
         return NULL;
     }
@@ -320,15 +320,27 @@ record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *a
         }
         PyTuple_SET_ITEM(items, i, item);
     }
-    if (items != NULL && (key = PyLong_FromVoidPtr(self)) != NULL) {
-        /* A copy made while copying the items (a record inside itself) is the copy. */
-        result = PyDict_Check(memo) ? Py_XNewRef(PyDict_GetItemWithError(memo, key)) : NULL;
-        if (result == NULL && !PyErr_Occurred()) {
-            result = copy_record(Py_TYPE(self), items);
-            if (result != NULL && PyDict_Check(memo) && PyDict_SetItem(memo, key, result) < 0) {
+    if (items != NULL && memo != Py_None && (key = PyLong_FromVoidPtr(self)) != NULL) {
+        /* A copy made while copying the items (a record inside itself) is the
+         * copy. Any mapping may be the memo, as in copy.deepcopy. */
+        if (PyDict_CheckExact(memo)) {
+            result = Py_XNewRef(PyDict_GetItemWithError(memo, key));
+        }
+        else {
+            result = PyObject_CallMethod(memo, "get", "O", key);
+            if (result == Py_None) {
                 Py_CLEAR(result);
             }
         }
+        if (result == NULL && !PyErr_Occurred()) {
+            result = copy_record(Py_TYPE(self), items);
+            if (result != NULL && PyObject_SetItem(memo, key, result) < 0) {
+                Py_CLEAR(result);
+            }
+        }
+    }
+    else if (items != NULL && memo == Py_None) {
+        result = copy_record(Py_TYPE(self), items);
     }
     Py_XDECREF(key);
     Py_XDECREF(items);
@@ -414,6 +426,8 @@ static PyMethodDef record_method_defs[] = {
     {"__deepcopy__", (PyCFunction)(void (*)(void))record_deepcopy,
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "__deepcopy__($self, memo, /)\n--\n\nReturn a new record of deep copies of the items."},
+    {"__sizeof__", record_sizeof, METH_NOARGS,
+     "__sizeof__($self, /)\n--\n\nSize of the record in memory, in bytes."},
     {"__reduce__", (PyCFunction)(void (*)(void))record_reduce,
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "__reduce__($self, /)\n--\n\nPickle as made again by the class's __new__."},

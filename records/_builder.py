@@ -112,7 +112,7 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
         if not sealed and not _sealing.is_enum(cls):
             _sealing.forbid_attribute_changes(cls)
         if accelerator is not None:
-            accelerator.enable(cls, len(cls.__dict__["_fields"]))
+            accelerator.enable(cls)
         return
     parts = compute_parts(cls, record_base, sealed=sealed)
     write_parts(parts, cls, sealed=sealed)
@@ -179,7 +179,13 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
     parts = Parts(source._fields)
     annotations = own_annotations(cls)
     if annotations:
-        members = sealed and _accelerator.members and not pickled_by_value(cls)
+        members = (
+            sealed
+            and accelerator is not None
+            and _accelerator.members
+            and accelerator.building(cls)
+            and not pickled_by_value(cls)
+        )
         collect_fields(parts, cls, source, annotations, members=members)
     if parts.own:
         parts.names = (*source._fields, *parts.own)
@@ -361,7 +367,7 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
     if not sealed and not _sealing.is_enum(cls):
         _sealing.forbid_attribute_changes(cls)
     if accelerator is not None:
-        accelerator.enable(cls, len(parts.names))
+        accelerator.enable(cls)
 
 
 def check_field_name(record: str, name: object) -> None:

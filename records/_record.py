@@ -182,18 +182,25 @@ class Record(tuple):  # type: ignore[type-arg]
         return _tuple_new(self.__class__, self)
 
     @replaced_in_c
-    def __deepcopy__(self, memo: dict[int, Any], /) -> Self:
+    def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Self:
         """Return a new record of deep copies of the items."""
         if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
             return _copy_by_reduce(self, memo)  # type: ignore[no-any-return]
         from copy import deepcopy
 
         items = [item if type(item) in _ATOMIC else deepcopy(item, memo) for item in self]
+        if memo is None:
+            return _tuple_new(self.__class__, items)
         # A copy made while copying the items (a record inside itself) is the copy.
         copied = memo.get(id(self))
         if copied is None:
             copied = memo[id(self)] = _tuple_new(self.__class__, items)
         return copied
+
+    @replaced_in_c
+    def __sizeof__(self) -> int:
+        """Size of the record in memory, in bytes."""
+        return tuple.__sizeof__(self)
 
     @replaced_in_c
     def __repr__(self) -> str:

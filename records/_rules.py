@@ -105,12 +105,9 @@ def not_finished_message(record: str) -> str:
     return f"record {record!r} is being built: its instances can be made once it is"
 
 
-def class_assignment_message(record: str, size: int, target: type) -> str:
-    """Message for ``__class__`` set to a class whose fields a record does not hold."""
-    return (
-        f"record {record!r} of {size} items cannot become a {target.__name__!r}: "
-        f"it does not hold its fields"
-    )
+def subclassed_while_built_message(record: str) -> str:
+    """Message for a record class that got a subclass before its build ended."""
+    return f"record {record!r} got a subclass while it was being built"
 
 
 def named_tuple_base_message(record: str, base: str) -> str:

@@ -30,11 +30,13 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     (``Record``), if ``may_seal`` allows it; return whether its instances have
     no ``__dict__``. Call it first thing in ``__init_subclass__``.
     """
-    if accelerator is not None:
-        accelerator.prepare(cls)  # as the C __init_subclass__ does first
-    if is_sealed(cls):
-        return True
-    return _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
+    if is_sealed(cls):  # by its body: __slots__ = ()
+        safe = accelerator is not None and may_seal(cls, record_base)
+    else:
+        safe = _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
+    if safe and accelerator is not None:
+        accelerator.prepare(cls, record_base)  # as the C __init_subclass__ does
+    return is_sealed(cls)
 
 
 def may_seal(cls: type, record_base: type[Record]) -> bool:
@@ -55,26 +57,43 @@ def may_seal(cls: type, record_base: type[Record]) -> bool:
     """
     references = sys.getrefcount(cls)
     if _probing:
-        raise _Probed(references)
+        raise _Probed(references, _owns_dict_descriptor(cls))
     if _running_threads() or is_enum(cls):
         return False
-    baseline = _baselines.get(record_base)
-    if baseline is None:
-        baseline = _baselines[record_base] = _measure(record_base)
-    return references <= baseline + _cells_holding(cls)
+    measured = _baselines.get(record_base)
+    if measured is None:
+        measured = _baselines[record_base] = _measure(record_base)
+    baseline, probe_owns_dict = measured
+    # A class without __dict__ from its body (__slots__ = ()) lacks the
+    # reference the probe's __dict__ descriptor holds, where it has one.
+    missing = probe_owns_dict and not _owns_dict_descriptor(cls)
+    return references <= baseline + _cells_holding(cls) - missing
+
+
+def _owns_dict_descriptor(cls: type) -> bool:
+    """Tell whether the dict of *cls* holds a ``__dict__`` descriptor made for it."""
+    descriptor = cls.__dict__.get("__dict__")
+    return (
+        type(descriptor) is _getset_descriptor and getattr(descriptor, "__objclass__", None) is cls
+    )
 
 
 class _Probed(Exception):  # noqa: N818 - a signal, not an error
-    """Raised from ``may_seal`` for the probe class, with its reference count."""
+    """
+    Raised from ``may_seal`` for the probe class, with its reference count
+    and whether it has a ``__dict__`` descriptor of its own.
+    """
 
 
 # True while a probe class is being made (single-threaded: see may_seal).
 _probing = False
 # The references a new class has in may_seal, by the Record it derives from.
-_baselines: dict[type, int] = {}
+_baselines: dict[type, tuple[int, bool]] = {}
+
+_getset_descriptor = type(type.__dict__["__dict__"])
 
 
-def _measure(record_base: type[Record]) -> int:
+def _measure(record_base: type[Record]) -> tuple[int, bool]:
     """
     Make a probe class as a class statement makes a record class, and return
     the references it has in ``may_seal``. It derives from a throwaway tuple
@@ -91,10 +110,10 @@ def _measure(record_base: type[Record]) -> int:
     try:
         type("_RecordsProbe", (root,), {"__module__": __name__})
     except _Probed as probed:
-        return int(probed.args[0])
+        return int(probed.args[0]), bool(probed.args[1])
     finally:
         _probing = False
-    return 0  # pragma: no cover - the probe always reports; 0 seals nothing
+    return 0, False  # pragma: no cover - the probe always reports; 0 seals nothing
 
 
 def _cells_holding(cls: type) -> int:

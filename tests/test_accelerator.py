@@ -166,7 +166,7 @@ class TestConstructor:
         class Point(Record, Base):
             x: int
 
-        assert _accelerator.c.enable(Point, 1) is False
+        assert _accelerator.c.enable(Point) is False
         assert (1,) == Point(1)
         assert 1 == Counting.calls
 

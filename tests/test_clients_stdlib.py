@@ -170,12 +170,12 @@ HELP_ENTRY = re.compile(r"^ \|  (\w+)(?: = |\(|$)", re.MULTILINE)
 #: record API (the functional form, the field factories) and the hooks of other
 #: libraries, each documented.
 RECORD_EXTRAS = {
-    "__class__",  # the C accelerator's guard of __class__ assignment
     "__copy__",
     "__deepcopy__",
     "__get_pydantic_core_schema__",
     "__init_subclass__",
     "__reduce__",
+    "__sizeof__",
     "__record_factories__",
     "__replace__",  # on every version; named tuples have it from 3.13
     "__rich_repr__",
