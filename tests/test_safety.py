@@ -836,8 +836,7 @@ class TestMemberAccessors:
             try:
                 class Victim(Record):
                     __module__ = "library"
-                    a: Sneaky()
-                    b: int
+                    __annotations__ = {"a": Sneaky(), "b": int}  # evaluated on every version
                 print("built")
             except TypeError as error:
                 print("refused:", error)
