@@ -98,7 +98,12 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
     va_start(arguments, format);
     PyObject *values = Py_VaBuildValue(format, arguments);
     va_end(arguments);
-    PyObject *rules = values == NULL ? NULL : PyImport_Import(str_rules);
+    /* Not PyImport_Import: it reads __import__ from the running frame's
+     * builtins, which a generated __new__'s globals lack. */
+    PyObject *rules = values == NULL ? NULL : PyImport_GetModule(str_rules);
+    if (values != NULL && rules == NULL && !PyErr_Occurred()) {
+        rules = PyImport_ImportModuleLevelObject(str_rules, NULL, NULL, NULL, 0);
+    }
     PyObject *function = rules == NULL ? NULL : PyObject_GetAttrString(rules, name);
     PyObject *message = function == NULL ? NULL : PyObject_Call(function, values, NULL);
     if (message != NULL) {

@@ -228,6 +228,47 @@ cells_holding(PyTypeObject *cls)
     return count;
 }
 
+/* 1 the first time Record's __init_subclass__ sees cls (then marks it), 0
+ * after: only the call a class statement makes may change a layout. The mark
+ * is the class's tp_cache, unused by CPython 3.10-3.15 and released with the
+ * class. */
+static int
+first_call(PyTypeObject *cls)
+{
+    if (cls->tp_cache != NULL) {
+        return 0;
+    }
+    cls->tp_cache = Py_NewRef(Py_None);
+    return 1;
+}
+
+/* 1 if a class between cls and record in its MRO has an __init_subclass__ of
+ * its own: then Record's may be called after the class statement (that hook
+ * need not call it while the class is made), when instances may exist that
+ * the reference count cannot tell from the class statement's references. */
+static int
+hook_before_record(PyTypeObject *cls, PyTypeObject *record)
+{
+    PyObject *mro = cls->tp_mro;
+    if (mro == NULL) {
+        return 1;
+    }
+    Py_INCREF(mro);
+    int found = 0;
+    for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(mro) && !found; i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (base == record) {
+            break;
+        }
+        PyObject *hook = base->tp_dict == NULL
+                             ? NULL
+                             : PyDict_GetItemWithError(base->tp_dict, str_init_subclass);
+        found = hook != NULL ? 1 : (PyErr_Occurred() ? -1 : 0);
+    }
+    Py_DECREF(mro);
+    return found;
+}
+
 /* 1 if the dict of cls holds a __dict__ descriptor made for it (which holds
  * a reference to it). No Python code runs. */
 static int
@@ -258,10 +299,16 @@ measure_baseline(Builder *self)
                                      "__module__", str_rules, "__slots__", empty_tuple);
     }
     if (root != NULL) {
+        /* No collection (and no gc callback) while the probe is made: no
+         * other code may hold it when it is counted. */
+        int was_enabled = PyGC_Disable();
         self->measuring = 1;
         probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sO}", "_RecordsProbe", root,
                                       "__module__", str_rules);
         self->measuring = 0;
+        if (was_enabled) {
+            PyGC_Enable();
+        }
     }
     Py_XDECREF(probe);
     Py_XDECREF(root);
@@ -1053,7 +1100,12 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs a subclass of Record");
         return NULL;
     }
-    int decided = may_seal_here(self, cls);
+    int first = first_call(cls);
+    int hooked = first ? hook_before_record(cls, record) : 1;
+    if (hooked < 0) {
+        return NULL;
+    }
+    int decided = hooked ? 0 : may_seal_here(self, cls);
     if (decided < 0) {
         return NULL;
     }

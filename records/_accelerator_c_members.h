@@ -341,8 +341,8 @@ records_member(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         return NULL;
     }
-    if (!is_building((PyTypeObject *)args[0])) {
-        PyErr_SetString(PyExc_TypeError, "member() needs a record class being built");
+    /* Its room first: the descriptor is safe wherever it is put. */
+    if (lay_out_members((PyTypeObject *)args[0], index + 1) < 0) {
         return NULL;
     }
     return make_member((PyTypeObject *)args[0], args[1], index, args[3]);

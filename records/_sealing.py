@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from _thread import _count as _running_threads
+from _weakref import ref as _weak_reference
 
 from . import _layout, _rules
 from ._accelerator import c as accelerator
@@ -21,6 +22,8 @@ from ._codegen import _function_type
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ._record import Record
 
 
@@ -30,13 +33,59 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     (``Record``), if ``may_seal`` allows it; return whether its instances have
     no ``__dict__``. Call it first thing in ``__init_subclass__``.
     """
-    if is_sealed(cls):  # by its body: __slots__ = ()
+    if _probing:  # the probe class: may_seal measures it, from the same depth
+        may_seal(cls, record_base)
+    if not _first_call(cls) or _hook_before(cls, record_base):
+        safe = False
+    elif is_sealed(cls):  # by its body: __slots__ = ()
         safe = accelerator is not None and may_seal(cls, record_base)
     else:
         safe = _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
     if safe and accelerator is not None:
         accelerator.prepare(cls, record_base)  # as the C __init_subclass__ does
     return is_sealed(cls)
+
+
+# id(cls) -> a weak reference to cls, for each class seal_if_safe has seen.
+_seen: dict[int, object] = {}
+
+
+def _first_call(cls: type) -> bool:
+    """
+    Tell whether this is the first time ``seal_if_safe`` sees *cls* (and
+    remember it): only the call a class statement makes may change a layout.
+    """
+    key = id(cls)
+    known = _seen.get(key)
+    if known is not None and known() is cls:  # type: ignore[operator]
+        return False
+    _seen[key] = _weak_reference(cls, _forgetter(key))
+    return True
+
+
+def _forgetter(key: int) -> Callable[[object], None]:
+    """Return the callback that forgets *key* when its class is collected."""
+
+    def forget(_reference: object) -> None:
+        _seen.pop(key, None)
+
+    return forget
+
+
+def _hook_before(cls: type, record_base: type[Record]) -> bool:
+    """
+    Tell whether a class between *cls* and *record_base* in its MRO has an
+    ``__init_subclass__`` of its own. Then ``Record``'s may be called after
+    the class statement (that hook need not call it while the class is made),
+    when instances may exist that the reference count cannot tell from the
+    class statement's references.
+    """
+    for base in cls.__mro__[1:]:
+        if base is record_base:
+            return False
+        if "__init_subclass__" in base.__dict__:
+            return True
+    return False
 
 
 def may_seal(cls: type, record_base: type[Record]) -> bool:
@@ -106,6 +155,12 @@ def _measure(record_base: type[Record]) -> tuple[int, bool]:
     # class does, with the reference its descriptor holds.
     namespace = {"__init_subclass__": hook, "__module__": __name__, "__slots__": ()}
     root = type("_RecordsProbeRoot", (tuple,), namespace)
+    import gc
+
+    # No collection (and no gc callback) while the probe is made: no other
+    # code may hold it when it is counted.
+    was_enabled = gc.isenabled()
+    gc.disable()
     _probing = True
     try:
         type("_RecordsProbe", (root,), {"__module__": __name__})
@@ -113,6 +168,8 @@ def _measure(record_base: type[Record]) -> tuple[int, bool]:
         return int(probed.args[0]), bool(probed.args[1])
     finally:
         _probing = False
+        if was_enabled:
+            gc.enable()
     return 0, False  # pragma: no cover - the probe always reports; 0 seals nothing
 
 

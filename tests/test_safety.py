@@ -35,6 +35,17 @@ def run(code, *, prelude=""):
 
 # Asserts, in the child, that an instance has its class's final layout: the
 # size of a tuple where the class was sealed, and no __dict__ it did not have.
+# A module "library" to define classes in, as an importable module defines
+# them (pickled by reference: member descriptors); define() runs dedented code.
+LIBRARY = """
+import sys, textwrap, types
+from records import Record
+library = types.ModuleType("library")
+sys.modules["library"] = library
+def define(code):
+    exec(textwrap.dedent(code), library.__dict__)
+"""
+
 SAME_LAYOUT = """
 import sys
 def raw(cls, items):
@@ -816,6 +827,126 @@ class TestMemberAccessors:
             """
         )
         assert "_tuplegetter member_descriptor\nmissing: IndexError" in output
+
+    def test_late_call_of_records_hook_changes_no_layout(self):
+        """Record's __init_subclass__ called after the class statement seals nothing."""
+        output = run(
+            """
+            define('''
+            from records import Record
+            class A(Record):
+                def __init_subclass__(cls, **keywords):
+                    pass  # Record's hook never sees U while it is made
+            class U(A):
+                x: object
+                y: object
+            class Built(Record):
+                x: object
+            ''')
+            u = Record.__new__(library.U)
+            u.__dict__["attr"] = "kept"  # an instance with a dict
+            cls = type(u)
+            del library.U
+            Record.__dict__["__init_subclass__"].__func__(cls)
+            print("U", hasattr(u, "__dict__"), type(cls.__dict__["y"]).__name__)
+            try:
+                u.y
+            except (AttributeError, IndexError) as error:
+                print("missing:", type(error).__name__)
+            built = library.Built
+            size = built.__basicsize__
+            try:
+                Record.__dict__["__init_subclass__"].__func__(built)
+            except TypeError:
+                pass
+            print("Built", built.__basicsize__ == size, built(1).x)
+            del u
+            """,
+            prelude=LIBRARY,
+        )
+        assert "U True _tuplegetter\nmissing: IndexError\nBuilt True 1" in output
+
+    def test_gc_callback_cannot_hold_the_probe(self):
+        """No collection runs while the probe class is measured (3.10, 3.11 collect on allocation)."""
+        output = run(
+            """
+            import gc
+            hold = []
+            def inflate(phase, info):
+                if phase == "start" and not hold:
+                    found = [o for o in gc.get_objects()
+                             if type(o) is type and o.__name__ == "_RecordsProbe"]
+                    hold.extend(found * 50)
+            gc.callbacks.append(inflate)
+            gc.set_threshold(1)
+            define('''
+            from records import Record
+            keep = []
+            class Grab:
+                def __set_name__(self, owner, name):
+                    keep.append(Record.__new__(owner))
+            class P(Record):
+                g = Grab()
+            ''' + "".join(f"    f{i}: object\\n" for i in range(64)))
+            gc.callbacks.remove(inflate)
+            gc.set_threshold(700)
+            print(len(hold), type(library.P.__dict__["f63"]).__name__)
+            try:
+                library.keep[0].f63
+            except (AttributeError, IndexError) as error:
+                print("missing:", type(error).__name__)
+            """,
+            prelude=LIBRARY,
+        )
+        assert "0 _tuplegetter\nmissing: IndexError" in output
+
+    def test_member_made_alone_has_its_room(self):
+        """A member descriptor made through the module and set by hand reads inside."""
+        output = run(
+            """
+            define('''
+            from records import Record
+            import records._accelerator_c as C
+            class Mixin:
+                def __init_subclass__(cls, **keywords):
+                    super().__init_subclass__(**keywords)
+                    try:
+                        type.__setattr__(cls, "far", C.member(cls, "far", 500, ""))
+                    except TypeError as error:
+                        print("refused:", error)
+            class P(Record, Mixin):
+                x: object
+            ''')
+            record = library.P(1)
+            print(getattr(record, "far", "missing"), len(record))
+            """,
+            prelude=LIBRARY,
+        )
+        assert "missing 1" in output or "refused:" in output
+
+    def test_unfinished_class_says_so(self):
+        """A record class whose build failed refuses instances with its own message."""
+        output = run(
+            """
+            try:
+                define('''
+                from records import Record
+                class P(Record):
+                    a: object
+                    _bad: object
+                ''')
+            except ValueError:
+                pass
+            P = [c for c in Record.__subclasses__() if c.__name__ == "P"][0]
+            for make in (lambda: P(), lambda: P.__new__(P), lambda: tuple.__new__(P, ())):
+                try:
+                    make()
+                except TypeError as error:
+                    print(error)
+            """,
+            prelude=LIBRARY,
+        )
+        assert 3 == output.count("record 'P' is being built")
 
     def test_subclass_made_while_its_base_is_built(self):
         """A record class that gets a subclass before its fields are written is refused."""
