@@ -57,9 +57,6 @@ REPLACED_IN_C: list[str] = []
 #: The Python methods ``install`` replaced, by name (for tests that run them).
 python_methods: dict[str, object] = {}
 
-#: Whether fields are read by member descriptors (``protect`` made them safe).
-members = False
-
 
 def replaced_in_c(method: _F) -> _F:
     """
@@ -72,11 +69,8 @@ def replaced_in_c(method: _F) -> _F:
 
 def install(record: type) -> None:
     """Put the C accelerator's methods and class builder on *record* (``Record``)."""
-    global members
     if c is None:
         return
-    if c.protect(record):
-        members = True
     builder = c.Builder(**builder_helpers(record))
     methods = {**c.record_methods(record), "__init_subclass__": builder.init_subclass()}
     if sorted(methods) != sorted(REPLACED_IN_C):  # pragma: no cover - a test holds them equal

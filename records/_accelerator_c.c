@@ -147,9 +147,6 @@ static PyMethodDef module_methods[] = {
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
      "at index, for the record class cls being built."},
-    {"protect", records_protect, METH_O,
-     "protect(Record) -> bool\n\nWhether record classes may read their fields through "
-     "member descriptors."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -202,6 +199,9 @@ module_exec(PyObject *module)
             return -1;
         }
     }
+#if PY_VERSION_HEX < 0x030C0000
+    MemberTwinType.tp_basicsize = PyMemberDescr_Type.tp_basicsize;
+#endif
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) {
         return -1;
     }

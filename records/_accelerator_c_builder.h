@@ -983,8 +983,7 @@ write_parts(Parts *parts, PyTypeObject *cls)
     if (parts->own != NULL) {
         Py_ssize_t reach = 0;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->accessors); i++) {
-            Py_ssize_t found = member_reach(cls, PyTuple_GET_ITEM(parts->accessors, i));
-            reach = found < 0 || reach < 0 ? -1 : (found > reach ? found : reach);
+            reach = widen_reach(cls, reach, PyTuple_GET_ITEM(parts->accessors, i));
         }
         if (lay_out_members(cls, reach) < 0) {
             return -1;

@@ -50,7 +50,8 @@
 /* A twin of member_descriptor whose items are bytes: an allocation of its
  * size plus room for a PyMemberDef and its strings (3.12+ has
  * PyUnstable_Object_GC_NewWithExtraData for this). Never readied nor
- * exposed: only its size and flags are read, by _PyObject_GC_NewVar. */
+ * exposed: only its size (set when the module loads) and flags are read, by
+ * _PyObject_GC_NewVar. */
 static PyTypeObject MemberTwinType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "records._accelerator_c.member_descriptor_allocation",
@@ -144,21 +145,22 @@ finish_allocation(PyTypeObject *cls)
     }
 }
 
-/* The number of items a member descriptor of cls in accessor reads past
- * (its index + 1), 0 if accessor is something else; -1 for a member
- * descriptor of another class. */
+/* reach widened to the items a member descriptor of cls in accessor reads
+ * past (its index + 1); -1 for a member descriptor of another class, or
+ * once reach is -1. Other accessors leave reach as it is. */
 static Py_ssize_t
-member_reach(PyTypeObject *cls, PyObject *accessor)
+widen_reach(PyTypeObject *cls, Py_ssize_t reach, PyObject *accessor)
 {
-    if (!Py_IS_TYPE(accessor, &PyMemberDescr_Type)) {
-        return 0;
+    if (reach < 0 || !Py_IS_TYPE(accessor, &PyMemberDescr_Type)) {
+        return reach;
     }
     PyMemberDescrObject *descriptor = (PyMemberDescrObject *)accessor;
     if (descriptor->d_common.d_type != cls) {
         return -1;
     }
     Py_ssize_t offset = descriptor->d_member->offset - (Py_ssize_t)offsetof(PyTupleObject, ob_item);
-    return offset / (Py_ssize_t)sizeof(PyObject *) + 1;
+    Py_ssize_t found = offset / (Py_ssize_t)sizeof(PyObject *) + 1;
+    return found > reach ? found : reach;
 }
 
 /* Before member descriptors of cls reaching reach items are written into
@@ -204,12 +206,7 @@ lay_out_members_in(PyTypeObject *cls, PyObject *attributes)
     Py_ssize_t position = 0, reach = 0;
     PyObject *key, *value;
     while (PyDict_Next(attributes, &position, &key, &value)) {
-        Py_ssize_t found = member_reach(cls, value);
-        if (found < 0) {
-            reach = -1;
-            break;
-        }
-        reach = found > reach ? found : reach;
+        reach = widen_reach(cls, reach, value);
     }
     return lay_out_members(cls, reach);
 }
@@ -269,7 +266,8 @@ pickled_by_value(PyTypeObject *cls)
     if (module == NULL && PyErr_Occurred()) {
         return -1;
     }
-    if (module != NULL && PyUnicode_CheckExact(module) && PyUnicode_Compare(module, str_main) == 0) {
+    if (module != NULL && PyUnicode_CheckExact(module)
+        && PyUnicode_Compare(module, str_main) == 0) {
         return 1;
     }
     PyObject *qualname = ((PyHeapTypeObject *)cls)->ht_qualname;
@@ -293,20 +291,6 @@ record_sizeof(PyObject *self, PyObject *unused)
         basic = PyTuple_Type.tp_basicsize;
     }
     return PyLong_FromSsize_t(basic + items * (Py_ssize_t)sizeof(PyObject *));
-}
-
-/* protect(Record): True where member descriptors may be used. */
-static PyObject *
-records_protect(PyObject *module, PyObject *record)
-{
-    if (!PyType_Check(record) || !(((PyTypeObject *)record)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-        PyErr_SetString(PyExc_TypeError, "protect() needs the Record class");
-        return NULL;
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    MemberTwinType.tp_basicsize = PyMemberDescr_Type.tp_basicsize;
-#endif
-    Py_RETURN_TRUE;
 }
 
 /* prepare(cls, Record): prepare_allocation, for _sealing. */

@@ -176,16 +176,15 @@ done:
 static PyObject *
 record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const keywords[] = {"iterable", NULL};
-    PyObject *iterable = NULL;
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    if (nargs + nkw != 1 || (nkw == 1 && PyUnicode_CompareWithASCIIString(
-                                             PyTuple_GET_ITEM(kwnames, 0), keywords[0]) != 0)) {
+    if (nargs + nkw != 1
+        || (nkw == 1
+            && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "iterable") != 0)) {
         PyErr_Format(PyExc_TypeError, "_make() takes exactly one argument, iterable (%zd given)",
                      nargs + nkw);
         return NULL;
     }
-    iterable = args[0];
+    PyObject *iterable = args[0];
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError, "_make() needs a record class");
         return NULL;
@@ -233,6 +232,23 @@ reduced_as_usual(PyObject *self, PyTypeObject *record_base)
     return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
 }
 
+/* A new tuple of the count objects in first, then the items of tuple rest. */
+static PyObject *
+tuple_after(PyObject *const *first, Py_ssize_t count, PyObject *rest)
+{
+    PyObject *result = PyTuple_New(count + PyTuple_GET_SIZE(rest));
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyTuple_SET_ITEM(result, i, Py_NewRef(first[i]));
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rest); i++) {
+        PyTuple_SET_ITEM(result, count + i, Py_NewRef(PyTuple_GET_ITEM(rest, i)));
+    }
+    return result;
+}
+
 /* copy._reconstruct(self, memo, *self.__reduce_ex__(4)): what copy.copy and
  * copy.deepcopy do for a record whose class pickles it its own way. */
 static PyObject *
@@ -244,14 +260,9 @@ copy_by_reduce(PyObject *self, PyObject *memo)
                                             : PyObject_CallMethod(self, "__reduce_ex__", "i", 4);
     PyObject *result = NULL;
     if (reduced != NULL && PyTuple_Check(reduced)) {
-        Py_ssize_t size = PyTuple_GET_SIZE(reduced);
-        PyObject *arguments = PyTuple_New(size + 2);
+        PyObject *first[] = {self, memo};
+        PyObject *arguments = tuple_after(first, 2, reduced);
         if (arguments != NULL) {
-            PyTuple_SET_ITEM(arguments, 0, Py_NewRef(self));
-            PyTuple_SET_ITEM(arguments, 1, Py_NewRef(memo));
-            for (Py_ssize_t i = 0; i < size; i++) {
-                PyTuple_SET_ITEM(arguments, i + 2, Py_NewRef(PyTuple_GET_ITEM(reduced, i)));
-            }
             result = PyObject_Call(reconstruct, arguments, NULL);
             Py_DECREF(arguments);
         }
@@ -384,7 +395,8 @@ record_reduce(PyObject *self, PyTypeObject *defining_class, PyObject *const *arg
     PyObject *callable = NULL, *arguments = NULL, *result = NULL;
     PyObject *new = _PyType_Lookup(type, str_new); /* identity only */
     if (new != NULL && Py_IS_TYPE(new, &ConstructorType)
-        && type->tp_init == PyBaseObject_Type.tp_init && Py_TYPE(type)->tp_call == PyType_Type.tp_call) {
+        && type->tp_init == PyBaseObject_Type.tp_init
+        && Py_TYPE(type)->tp_call == PyType_Type.tp_call) {
         callable = Py_NewRef(type);
         arguments = Py_NewRef(values);
     }
@@ -392,13 +404,8 @@ record_reduce(PyObject *self, PyTypeObject *defining_class, PyObject *const *arg
         PyObject *copyreg = PyImport_ImportModule("copyreg");
         callable = copyreg == NULL ? NULL : PyObject_GetAttrString(copyreg, "__newobj__");
         Py_XDECREF(copyreg);
-        arguments = callable == NULL ? NULL : PyTuple_New(PyTuple_GET_SIZE(values) + 1);
-        if (arguments != NULL) {
-            PyTuple_SET_ITEM(arguments, 0, Py_NewRef(type));
-            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(values); i++) {
-                PyTuple_SET_ITEM(arguments, i + 1, Py_NewRef(PyTuple_GET_ITEM(values, i)));
-            }
-        }
+        PyObject *first[] = {(PyObject *)type};
+        arguments = callable == NULL ? NULL : tuple_after(first, 1, values);
     }
     if (arguments != NULL) {
         result = state == NULL ? PyTuple_Pack(2, callable, arguments)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _accelerator, _annotations, _layout, _rules, _sealing
+from . import _annotations, _layout, _rules, _sealing
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
@@ -179,12 +179,9 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
     parts = Parts(source._fields)
     annotations = own_annotations(cls)
     if annotations:
+        # A class being built as a record (seal_if_safe prepared it) is sealed.
         members = (
-            sealed
-            and accelerator is not None
-            and _accelerator.members
-            and accelerator.building(cls)
-            and not pickled_by_value(cls)
+            accelerator is not None and accelerator.building(cls) and not pickled_by_value(cls)
         )
         collect_fields(parts, cls, source, annotations, members=members)
     if parts.own:

@@ -22,8 +22,6 @@ from ._codegen import _function_type
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ._record import Record
 
 
@@ -46,8 +44,8 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     return is_sealed(cls)
 
 
-# id(cls) -> a weak reference to cls, for each class seal_if_safe has seen.
-_seen: dict[int, object] = {}
+# A weak reference to each class seal_if_safe has seen; it leaves with its class.
+_seen: set[object] = set()
 
 
 def _first_call(cls: type) -> bool:
@@ -55,21 +53,11 @@ def _first_call(cls: type) -> bool:
     Tell whether this is the first time ``seal_if_safe`` sees *cls* (and
     remember it): only the call a class statement makes may change a layout.
     """
-    key = id(cls)
-    known = _seen.get(key)
-    if known is not None and known() is cls:  # type: ignore[operator]
+    reference = _weak_reference(cls, _seen.discard)
+    if reference in _seen:  # references to a living class compare as it does
         return False
-    _seen[key] = _weak_reference(cls, _forgetter(key))
+    _seen.add(reference)
     return True
-
-
-def _forgetter(key: int) -> Callable[[object], None]:
-    """Return the callback that forgets *key* when its class is collected."""
-
-    def forget(_reference: object) -> None:
-        _seen.pop(key, None)
-
-    return forget
 
 
 def _hook_before(cls: type, record_base: type[Record]) -> bool:

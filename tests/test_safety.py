@@ -657,7 +657,7 @@ class TestOneBehaviourOnBothPaths:
         assert made.tags is not Tagged("b", marker).tags
 
 
-@pytest.mark.skipif(not records._accelerator.members, reason="member descriptors: C accelerator")
+@pytest.mark.skipif(not records.ACCELERATED, reason="member descriptors: C accelerator")
 class TestMemberAccessors:
     """Fields read as member descriptors (no bounds check): every guard they need."""
 
