@@ -79,11 +79,14 @@ def install(record: type) -> None:
     for name, method in methods.items():
         python_methods[name] = record.__dict__[name]
         type.__setattr__(record, name, method)
+    from . import _pickling
+
+    _pickling.install()
 
 
 def builder_helpers(record: type) -> dict[str, object]:
     """Return what the C class builder of *record* shares with the Python modules."""
-    from . import _accessors, _annotations, _builder, _codegen, _compat, _fields, _rules
+    from . import _accessors, _annotations, _builder, _codegen, _compat, _fields, _pickling, _rules
 
     return {
         "record": record,
@@ -103,4 +106,5 @@ def builder_helpers(record: type) -> dict[str, object]:
         "field_type": _fields.Field,
         "missing": _fields.MISSING,
         "factory": _fields.FACTORY,
+        "register_dill": _pickling.register_dill,
     }

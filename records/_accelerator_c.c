@@ -72,10 +72,11 @@ static PyObject *str_rules;           /* "records._rules" */
 static PyObject *str_annotate_func;   /* "__annotate_func__" (3.14+: deferred annotations) */
 static PyObject *str_annotate;        /* "__annotate__" */
 static PyObject *str_reduce;          /* "__reduce__" */
-static PyObject *str_main;            /* "__main__" */
-static PyObject *str_locals;          /* "<locals>" */
 static PyObject *str_reduce_ex;       /* "__reduce_ex__" */
 static PyObject *str_getnewargs;      /* "__getnewargs__" */
+static PyObject *str_dill;            /* "dill._dill" */
+static PyObject *str_orig_bases;      /* "__orig_bases__" */
+static PyObject *str_pickling;        /* "records._pickling" */
 static PyObject *empty_tuple;
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
@@ -147,6 +148,9 @@ static PyMethodDef module_methods[] = {
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
      "at index, for the record class cls being built."},
+    {"field", records_field, METH_O,
+     "field(accessor) -> (cls, index) | None\n\nThe class and item index of the member "
+     "descriptor accessor of a record field; None for any other object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -188,10 +192,11 @@ module_exec(PyObject *module)
         {&str_annotate_func, "__annotate_func__"},
         {&str_annotate, "__annotate__"},
         {&str_reduce, "__reduce__"},
-        {&str_main, "__main__"},
-        {&str_locals, "<locals>"},
         {&str_reduce_ex, "__reduce_ex__"},
         {&str_getnewargs, "__getnewargs__"},
+        {&str_dill, "dill._dill"},
+        {&str_orig_bases, "__orig_bases__"},
+        {&str_pickling, "records._pickling"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (*names[i].slot == NULL

@@ -39,7 +39,9 @@ typedef struct {
     PyObject *field_type;           /* _fields.Field */
     PyObject *missing;              /* _fields.MISSING */
     PyObject *factory_marker;       /* _fields.FACTORY */
+    PyObject *register_dill;        /* _pickling.register_dill() -> bool */
     PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
+    int dill_registered;            /* register_dill() said it is done */
     Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
     int measuring;                  /* a probe class is being made to measure it */
     int probe_owns_dict;            /* the probe had a __dict__ descriptor of its own */
@@ -62,7 +64,8 @@ typedef struct {
     X(mutable_types, "mutable_types", &PyTuple_Type)       \
     X(field_type, "field_type", &PyType_Type)              \
     X(missing, "missing", NULL)                            \
-    X(factory_marker, "factory", NULL)
+    X(factory_marker, "factory", NULL)                     \
+    X(register_dill, "register_dill", NULL)
 
 /* At most this many shapes in a Builder's code cache; then it starts over. */
 #define CODE_CACHE_SIZE 4096
@@ -122,7 +125,8 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 #undef TAKE_FIELD
     self->baseline = -1;
     self->measuring = 0;
-    if (PyDict_GET_SIZE(kwargs) != 17 || (self->codes = PyDict_New()) == NULL) {
+    self->dill_registered = 0;
+    if (PyDict_GET_SIZE(kwargs) != 18 || (self->codes = PyDict_New()) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
         }
@@ -625,14 +629,9 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             goto done;
         }
         /* The class is sealed: a member descriptor if it is being built as a
-         * record (prepare_allocation) and pickled by reference, else the
-         * bounds-checked accessor. */
-        int by_value = is_building(cls) ? pickled_by_value(cls) : 1;
-        if (by_value < 0) {
-            goto done;
-        }
-        PyObject *accessor = by_value ? make_accessor(self, &arguments, index_object, doc)
-                                      : make_member(cls, name, index, doc);
+         * record (prepare_allocation), else the bounds-checked accessor. */
+        PyObject *accessor = is_building(cls) ? make_member(cls, name, index, doc)
+                                              : make_accessor(self, &arguments, index_object, doc);
         if (accessor == NULL) {
             goto done;
         }
@@ -988,9 +987,13 @@ write_parts(Parts *parts, PyTypeObject *cls)
         if (lay_out_members(cls, reach) < 0) {
             return -1;
         }
+        /* __new__ before the accessors in the dict: see write_member. */
+        if (parts->new != NULL && PyDict_SetItem(namespace, str_new, parts->new) < 0) {
+            return -1;
+        }
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->own); i++) {
-            if (PyDict_SetItem(namespace, PyTuple_GET_ITEM(parts->own, i),
-                               PyTuple_GET_ITEM(parts->accessors, i)) < 0) {
+            if (write_member(namespace, PyTuple_GET_ITEM(parts->own, i),
+                             PyTuple_GET_ITEM(parts->accessors, i)) < 0) {
                 return -1;
             }
         }
@@ -1002,9 +1005,6 @@ write_parts(Parts *parts, PyTypeObject *cls)
         }
         int found = PyDict_Contains(namespace, str_match_args);
         if (found < 0 || (!found && PyDict_SetItem(namespace, str_match_args, parts->names) < 0)) {
-            return -1;
-        }
-        if (parts->new != NULL && PyDict_SetItem(namespace, str_new, parts->new) < 0) {
             return -1;
         }
     }
@@ -1048,6 +1048,25 @@ build_record(Builder *self, PyTypeObject *cls)
     }
     parts_clear(&parts);
     return outcome;
+}
+
+/* None once _pickling.register_dill() is called, if dill is loaded (it is
+ * done then); None at once if not. */
+static PyObject *
+registered_with_dill(Builder *self)
+{
+    PyObject *dill = PyImport_GetModule(str_dill);
+    if (dill == NULL) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    Py_DECREF(dill);
+    PyObject *done = PyObject_CallNoArgs(self->register_dill);
+    if (done == NULL) {
+        return NULL;
+    }
+    self->dill_registered = PyObject_IsTrue(done) == 1;
+    Py_DECREF(done);
+    Py_RETURN_NONE;
 }
 
 /* _builder.finish(cls, record, sealed, keywords) for a call of
@@ -1131,7 +1150,7 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         return PyObject_CallFunctionObjArgs(self->build_declined, (PyObject *)cls, self->record,
                                             NULL);
     }
-    Py_RETURN_NONE;
+    return self->dill_registered ? Py_NewRef(Py_None) : registered_with_dill(self);
 }
 
 static PyMethodDef init_subclass_def = {

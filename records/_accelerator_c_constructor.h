@@ -83,10 +83,28 @@ constructor_init(PyObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* Pickled (by value, as cloudpickle does for classes of __main__) and copied
- * as the plain staticmethod it is to Python. */
+ * as the plain staticmethod it is to Python. A class pickled by value is
+ * pickled from its dict, where __new__ comes before the accessors: if dill
+ * is loaded, it is told first how to pickle them (records/_pickling.py). */
 static PyObject *
 constructor_reduce(PyObject *self, PyObject *unused)
 {
+    PyObject *dill = PyImport_GetModule(str_dill);
+    if (dill == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (dill != NULL) {
+        Py_DECREF(dill);
+        /* Imported with records (records/_accelerator.py). */
+        PyObject *pickling = PyImport_GetModule(str_pickling);
+        PyObject *done = pickling == NULL ? NULL
+                                          : PyObject_CallMethod(pickling, "register_dill", NULL);
+        Py_XDECREF(pickling);
+        if (done == NULL && PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_XDECREF(done);
+    }
     PyObject *function = CONSTRUCTOR_DATA(self)->function;
     return Py_BuildValue("O(O)", (PyObject *)&PyStaticMethod_Type,
                          function != NULL ? function : Py_None);

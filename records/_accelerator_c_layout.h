@@ -101,9 +101,16 @@ records_write(PyObject *module, PyObject *args)
     /* Straight into the class dict, as _layout.write does: no name here is
      * backed by a type slot that a dict write would leave stale. Member
      * descriptors get their room in the layout first. */
-    if (lay_out_members_in((PyTypeObject *)cls, attributes) < 0
-        || PyDict_Update(((PyTypeObject *)cls)->tp_dict, attributes) < 0) {
+    if (lay_out_members_in((PyTypeObject *)cls, attributes) < 0) {
         return NULL;
+    }
+    PyObject *namespace = ((PyTypeObject *)cls)->tp_dict;
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(attributes, &position, &key, &value)) {
+        if (write_member(namespace, key, value) < 0) {
+            return NULL;
+        }
     }
     PyType_Modified((PyTypeObject *)cls);
     Py_RETURN_NONE;

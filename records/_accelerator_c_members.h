@@ -20,22 +20,34 @@
  *     n items back from the size it asks, so a record of n items takes the
  *     memory of a tuple of n items; __sizeof__ says so.
  *
- * The size is set when the class is built, before any of its instances can
- * exist: only a class no other code had before Record's __init_subclass__
- * (the reference count of may_seal_here) is prepared (prepare_allocation),
- * and while it is being built it refuses instances, and its distinct tp_free
- * makes CPython refuse __class__ changes to it. A subclass made while a
- * record base is being built, or before the member descriptors are written,
- * makes the build fail instead.
+ * The room may grow only while no instance of the class can exist, which
+ * the class's tp_free tells (CPython refuses __class__ changes between
+ * classes whose tp_free differ, so no instance can be moved into a class in
+ * either of the first two states):
+ *
+ *   building  (record_free_building) from prepare_allocation, which only a
+ *             class no other code had before Record's __init_subclass__ gets
+ *             (the reference count of may_seal_here), to finish_allocation;
+ *             record_alloc refuses instances;
+ *   unused    (record_free_unused) from then until record_alloc makes the
+ *             first instance, for a class whose dict held nothing but its
+ *             module when it was prepared (is_empty_class): cloudpickle
+ *             rebuilds a class by value as such an empty class and then
+ *             sets its attributes, and its member descriptors are made
+ *             here;
+ *   used      (PyObject_GC_Del) for good.
+ *
+ * A subclass copies its base's size when it is made, so the room of a class
+ * with a subclass never grows, nor that of a class whose record base is
+ * being built.
  *
  * The PyMemberDef and its strings live in the descriptor's own memory, which
  * holds its class: they live exactly as long as it does.
  *
- * A member descriptor pickles as getattr(its class, its name). cloudpickle,
- * joblib and dill pickle a class that cannot be found by name (defined in
- * __main__ or in a function) by value: from its dict, where that getattr
- * cannot work. Those classes keep the bounds-checked accessor
- * (pickled_by_value).
+ * A member descriptor pickles as getattr(its class, its name), which a class
+ * rebuilt from its dict by cloudpickle, joblib or dill cannot answer while
+ * it is being rebuilt: records/_pickling.py pickles the record's ones as
+ * "field index of this class" instead (record_field, records_field).
  *
  * Part of records/_accelerator_c.c, which includes it once, after its
  * interned strings; not compiled on its own.
@@ -61,10 +73,17 @@ static PyTypeObject MemberTwinType = {
 #endif
 
 /* The tp_free of a record class while it is being built: PyObject_GC_Del
- * under another name, which no other class has, so that CPython refuses
- * __class__ changes to it. */
+ * under a name no other class has, so that CPython refuses __class__
+ * changes to it. The second is for a class whose dict held nothing but its
+ * module when it was prepared (is_empty_class). */
 static void
 record_free_building(void *object)
+{
+    PyObject_GC_Del(object);
+}
+
+static void
+record_free_building_empty(void *object)
 {
     PyObject_GC_Del(object);
 }
@@ -72,7 +91,46 @@ record_free_building(void *object)
 static inline int
 is_building(PyTypeObject *cls)
 {
-    return cls->tp_free == record_free_building;
+    return cls->tp_free == record_free_building || cls->tp_free == record_free_building_empty;
+}
+
+/* The tp_free of a built record class of which no instance was made yet:
+ * PyObject_GC_Del under a third name (record_alloc replaces it with
+ * PyObject_GC_Del at the first instance). */
+static void
+record_free_unused(void *object)
+{
+    PyObject_GC_Del(object);
+}
+
+static inline int
+is_unused(PyTypeObject *cls)
+{
+    return cls->tp_free == record_free_unused;
+}
+
+/* 1 if the dict of cls holds nothing but __module__, a __doc__ of None and
+ * typing's __orig_bases__: the class that cloudpickle makes to fill in
+ * later, which a class statement never is from 3.13 on (its dict has
+ * __firstlineno__); up to 3.12 "class C(Base): pass" is one too. No Python
+ * code runs here. */
+static int
+is_empty_class(PyTypeObject *cls)
+{
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(cls->tp_dict, &position, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) {
+            return 0;
+        }
+        int allowed = PyUnicode_Compare(key, str_module) == 0
+                      || PyUnicode_Compare(key, str_orig_bases) == 0
+                      || (value == Py_None && PyUnicode_Compare(key, str_doc_attribute) == 0);
+        if (!allowed) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* The items of room the layout of cls gives beyond the ones an instance
@@ -93,6 +151,9 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
         raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
                    ((PyHeapTypeObject *)cls)->ht_name);
         return NULL;
+    }
+    if (is_unused(cls)) {
+        cls->tp_free = PyObject_GC_Del; /* its room is fixed from now on */
     }
     Py_ssize_t room = room_in_layout(cls);
     PyObject *record = PyType_GenericAlloc(cls, nitems > room ? nitems - room : 0);
@@ -131,17 +192,20 @@ prepare_allocation(PyTypeObject *cls, PyTypeObject *record)
     }
     if (cls->tp_alloc != record_alloc) {
         cls->tp_alloc = record_alloc;
-        cls->tp_free = record_free_building;
+        cls->tp_free = is_empty_class(cls) ? record_free_building_empty : record_free_building;
     }
     return 0;
 }
 
-/* Instances of the record class cls may be made from now on. */
+/* Instances of the record class cls may be made from now on. A class whose
+ * dict held nothing but its module when it was prepared may still get room
+ * until the first is: a by-value pickle may fill it in next (see above). */
 static void
 finish_allocation(PyTypeObject *cls)
 {
     if (is_building(cls)) {
-        cls->tp_free = PyObject_GC_Del;
+        cls->tp_free = cls->tp_free == record_free_building_empty ? record_free_unused
+                                                                   : PyObject_GC_Del;
     }
 }
 
@@ -164,17 +228,26 @@ widen_reach(PyTypeObject *cls, Py_ssize_t reach, PyObject *accessor)
 }
 
 /* Before member descriptors of cls reaching reach items are written into
- * its dict: give its layout room for them. cls must be being built, with no
- * record base being built and no subclass yet (either would have copied its
- * size before this). No Python code runs here. */
+ * its dict: give its layout room for them, unless it has it. Only a class
+ * being built or unused may grow (see above), with no record base being
+ * built and no subclass (either would have copied its size before this).
+ * No Python code runs here. */
 static int
 lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
 {
     if (reach == 0) {
         return 0;
     }
-    if (reach < 0 || !is_building(cls)) {
-        PyErr_SetString(PyExc_TypeError, "member descriptors need the record class being built");
+    if (!PyType_IsSubtype(cls, &PyTuple_Type) || cls->tp_itemsize != (Py_ssize_t)sizeof(PyObject *)) {
+        PyErr_SetString(PyExc_TypeError, "member descriptors need a tuple subclass");
+        return -1;
+    }
+    if (reach > 0 && reach <= room_in_layout(cls)) {
+        return 0;
+    }
+    if (reach < 0 || !(is_building(cls) || is_unused(cls))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "member descriptors need a record class with no instance yet");
         return -1;
     }
     PyObject *mro = cls->tp_mro;
@@ -192,11 +265,25 @@ lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
                    ((PyHeapTypeObject *)cls)->ht_name);
         return -1;
     }
-    Py_ssize_t size = PyTuple_Type.tp_basicsize + reach * (Py_ssize_t)sizeof(PyObject *);
-    if (cls->tp_basicsize < size) {
-        cls->tp_basicsize = size;
-    }
+    cls->tp_basicsize = PyTuple_Type.tp_basicsize + reach * (Py_ssize_t)sizeof(PyObject *);
     return 0;
+}
+
+/* namespace[name] = value, where a member descriptor goes after what the
+ * dict holds already (the default it replaces is taken out first): dill
+ * pickles a class by value in the order of its dict, and the __new__ written
+ * before the accessors is what tells records that dill is at work
+ * (constructor_reduce), before dill pickles an accessor. */
+static int
+write_member(PyObject *namespace, PyObject *name, PyObject *value)
+{
+    if (Py_IS_TYPE(value, &PyMemberDescr_Type)) {
+        int found = PyDict_Contains(namespace, name);
+        if (found < 0 || (found && PyDict_DelItem(namespace, name) < 0)) {
+            return -1;
+        }
+    }
+    return PyDict_SetItem(namespace, name, value);
 }
 
 /* lay_out_members for the accessors among the values of dict attributes. */
@@ -256,28 +343,6 @@ make_member(PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc)
     return object;
 }
 
-/* 1 if cls is a class that cloudpickle and dill would pickle by value: one
- * defined in __main__ or inside a function (the rule of
- * _builder.pickled_by_value); -1 on error. */
-static int
-pickled_by_value(PyTypeObject *cls)
-{
-    PyObject *module = PyDict_GetItemWithError(cls->tp_dict, str_module);
-    if (module == NULL && PyErr_Occurred()) {
-        return -1;
-    }
-    if (module != NULL && PyUnicode_CheckExact(module)
-        && PyUnicode_Compare(module, str_main) == 0) {
-        return 1;
-    }
-    PyObject *qualname = ((PyHeapTypeObject *)cls)->ht_qualname;
-    return qualname != NULL && PyUnicode_Contains(qualname, str_locals);
-}
-
-/* Record's tp_new: what a __new__ written in Python gives a type (look
- * __new__ up and call it), so that tuple.__new__ refuses every record class,
- * as CPython refuses any type whose __new__ differs from tuple's. */
-
 /* __sizeof__ of a record: what a tuple of as many items takes, where
  * record_alloc made it; else what object.__sizeof__ says. */
 static PyObject *
@@ -330,4 +395,39 @@ records_member(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     return make_member((PyTypeObject *)args[0], args[1], index, args[3]);
+}
+
+/* The index of the item that member descriptor accessor reads, if it is the
+ * accessor of a record field: a read-only object member of a tuple subclass,
+ * at the offset of an item the layout of its class has room for. Else -1. */
+static Py_ssize_t
+record_field(PyObject *accessor)
+{
+    if (!Py_IS_TYPE(accessor, &PyMemberDescr_Type)) {
+        return -1;
+    }
+    PyMemberDescrObject *descriptor = (PyMemberDescrObject *)accessor;
+    PyTypeObject *cls = descriptor->d_common.d_type;
+    PyMemberDef *member = descriptor->d_member;
+    Py_ssize_t offset = member->offset - (Py_ssize_t)offsetof(PyTupleObject, ob_item);
+    if (cls == NULL || !PyType_IsSubtype(cls, &PyTuple_Type)
+        || cls->tp_itemsize != (Py_ssize_t)sizeof(PyObject *) || member->type != Py_T_OBJECT_EX
+        || !(member->flags & Py_READONLY) || offset < 0
+        || offset % (Py_ssize_t)sizeof(PyObject *) != 0) {
+        return -1;
+    }
+    Py_ssize_t index = offset / (Py_ssize_t)sizeof(PyObject *);
+    return index < room_in_layout(cls) ? index : -1;
+}
+
+/* field(accessor): (its class, its index) for the accessor of a record
+ * field (record_field), else None: for records/_pickling.py. */
+static PyObject *
+records_field(PyObject *module, PyObject *accessor)
+{
+    Py_ssize_t index = record_field(accessor);
+    if (index < 0) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(On)", (PyObject *)PyDescr_TYPE(accessor), index);
 }

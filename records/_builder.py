@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _annotations, _layout, _rules, _sealing
+from . import _annotations, _layout, _pickling, _rules, _sealing
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
@@ -112,10 +112,14 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
         if not sealed and not _sealing.is_enum(cls):
             _sealing.forbid_attribute_changes(cls)
         if accelerator is not None:
+            if accelerator.building(cls):
+                _layout.write(cls, member_accessors(cls, record_base))
             accelerator.enable(cls)
         return
     parts = compute_parts(cls, record_base, sealed=sealed)
     write_parts(parts, cls, sealed=sealed)
+    if accelerator is not None and "dill._dill" in sys.modules:
+        _pickling.register_dill()
 
 
 def build_declined(cls: type[Record], record_base: type[Record]) -> None:
@@ -159,6 +163,21 @@ def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
     return True
 
 
+def member_accessors(cls: type[Record], record_base: type[Record]) -> dict[str, Any]:
+    """
+    Return a member descriptor for each field *cls* declares, for the rebuilt
+    class *cls* being built (whose accessors ``is_rebuilt`` checked), with
+    the docs of the accessors it has.
+    """
+    names = cls._fields
+    first = len(_fields_source(cls, record_base)._fields)
+    namespace = cls.__dict__
+    return {
+        name: accelerator.member(cls, name, index, namespace[name].__doc__ or "")  # type: ignore[union-attr]
+        for index, name in enumerate(names[first:], first)
+    }
+
+
 def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool) -> Parts:
     """Compute and check everything *cls* needs, without changing it."""
     record = cls.__name__
@@ -180,9 +199,7 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
     annotations = own_annotations(cls)
     if annotations:
         # A class being built as a record (seal_if_safe prepared it) is sealed.
-        members = (
-            accelerator is not None and accelerator.building(cls) and not pickled_by_value(cls)
-        )
+        members = accelerator is not None and accelerator.building(cls)
         collect_fields(parts, cls, source, annotations, members=members)
     if parts.own:
         parts.names = (*source._fields, *parts.own)
@@ -260,18 +277,6 @@ def collect_fields(
         index += 1
 
 
-def pickled_by_value(cls: type) -> bool:
-    """
-    Tell whether cloudpickle, joblib and dill would pickle *cls* from its
-    dict rather than by name: it is defined in ``__main__`` or in a function.
-    Its fields keep bounds-checked accessors then, which pickle that way; a
-    member descriptor pickles as ``getattr(cls, name)``, which a class
-    rebuilt from its dict cannot answer while it is being rebuilt.
-    """
-    module = cls.__dict__.get("__module__")
-    return (type(module) is str and module == "__main__") or "<locals>" in cls.__qualname__
-
-
 def _may_be_classvar(annotation: object) -> bool:
     """Tell cheaply whether *annotation* could be a ``ClassVar`` (a class is not)."""
     kind = annotation.__class__
@@ -346,7 +351,10 @@ def make_new(
 
 def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
     """Write *parts* into *cls*, in the order the C builder writes them."""
-    attributes: dict[str, Any] = dict(zip(parts.own, parts.accessors))
+    attributes: dict[str, Any] = {}
+    if parts.new is not None:
+        attributes["__new__"] = parts.new  # before the accessors: see _pickling
+    attributes.update(zip(parts.own, parts.accessors))
     if parts.own:
         attributes["_fields"] = parts.names
         attributes["_field_defaults"] = parts.defaults
@@ -354,8 +362,6 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
             attributes["__record_factories__"] = parts.factories_by_name
         if "__match_args__" not in cls.__dict__:
             attributes["__match_args__"] = parts.names
-        if parts.new is not None:
-            attributes["__new__"] = parts.new
     if parts.doc is not None:
         attributes["__doc__"] = parts.doc
     if parts.class_getitem is not None:

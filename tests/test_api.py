@@ -8,6 +8,7 @@ import sys
 import pytest
 from support.platform_marks import cpython_messages
 
+import records
 from records import Record, field
 
 
@@ -243,5 +244,9 @@ class TestDocs:
 
         assert "The a." == Documented.a.__doc__
         assert "Alias for field number 1" == Documented.b.__doc__
-        Documented.b.__doc__ = "Changed."
-        assert "Changed." == Documented.b.__doc__
+        if records.ACCELERATED:  # a member descriptor, wherever the class is made
+            with pytest.raises(AttributeError):
+                Documented.b.__doc__ = "Changed."
+        else:
+            Documented.b.__doc__ = "Changed."
+            assert "Changed." == Documented.b.__doc__

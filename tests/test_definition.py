@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import pytest
 
+import records
 from records import MISSING, Record, field, fields
 
 
@@ -161,7 +162,12 @@ class TestFieldCollection:
         class B(Record):
             x: int
 
-        A.x.__doc__ = "changed"
+        assert A.x is not B.x
+        if records.ACCELERATED:  # member descriptors: their docs are read-only
+            with pytest.raises(AttributeError):
+                A.x.__doc__ = "changed"
+        else:
+            A.x.__doc__ = "changed"
         assert "Alias for field number 0" == B.x.__doc__
 
     def test_no_fields(self):
@@ -416,7 +422,14 @@ class TestDefinitionErrors:
             class C(A, B):
                 pass
 
-        assert "record 'C': cannot inherit fields from two records, 'A' and 'B'" == str(info.value)
+        if records.ACCELERATED:
+            # Each layout has room for its fields: CPython refuses the class
+            # before records sees it.
+            assert "multiple bases have instance lay-out conflict" == str(info.value)
+        else:
+            assert "record 'C': cannot inherit fields from two records, 'A' and 'B'" == str(
+                info.value
+            )
 
     def test_error_leaves_no_half_built_class(self):
         """A failed definition binds nothing."""

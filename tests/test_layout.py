@@ -13,6 +13,7 @@ from typing import Generic, Protocol, TypeVar
 import pytest
 from support.python_builder import python_builder
 
+import records
 from records import Record, _accessors, _layout, field
 
 T = TypeVar("T")
@@ -65,8 +66,13 @@ class TestPatch:
         class Slotted(tuple):
             __slots__ = ()
 
-        for attribute in ("__basicsize__", "__itemsize__", "__dictoffset__", "__weakrefoffset__"):
+        for attribute in ("__itemsize__", "__dictoffset__", "__weakrefoffset__"):
             assert getattr(Slotted, attribute) == getattr(Patched, attribute)
+        # With the accelerator, the layout also has room for the one field
+        # (member descriptors); an instance takes a tuple's memory either way.
+        room = Patched.__itemsize__ if records.ACCELERATED else 0
+        assert Slotted.__basicsize__ + room == Patched.__basicsize__
+        assert sys.getsizeof((1,)) == sys.getsizeof(Patched(1))
         managed_dict = 1 << 4
         assert 0 == Patched.__flags__ & managed_dict
 

@@ -36,7 +36,7 @@ def run(code, *, prelude=""):
 # Asserts, in the child, that an instance has its class's final layout: the
 # size of a tuple where the class was sealed, and no __dict__ it did not have.
 # A module "library" to define classes in, as an importable module defines
-# them (pickled by reference: member descriptors); define() runs dedented code.
+# them; define() runs dedented code.
 LIBRARY = """
 import sys, textwrap, types
 from records import Record
@@ -61,7 +61,10 @@ def same_layout(instance):
     sealed = cls.__dictoffset__ == 0
     assert sealed != hasattr(instance, "__dict__"), cls
     if sealed:
-        assert sys.getsizeof(instance) == sys.getsizeof(tuple(instance)), cls
+        # A record with fewer items than its fields still has room for each.
+        room = (cls.__basicsize__ - tuple.__basicsize__) // cls.__itemsize__
+        missing = max(0, room - len(instance)) * cls.__itemsize__
+        assert sys.getsizeof(instance) == sys.getsizeof(tuple(instance)) + missing, cls
 """
 
 
@@ -678,7 +681,6 @@ class TestMemberAccessors:
         import pydoc
 
         class Documented(Record):
-            __qualname__ = "Documented"  # not local: member descriptors
             x: int
             y: int = field(default=0, doc="The y.")
 
@@ -690,26 +692,37 @@ class TestMemberAccessors:
         assert inspect.isdatadescriptor(Documented.x)
         assert "The y." == inspect.getdoc(Documented.y)
 
-    def test_classes_pickled_by_value_keep_checked_accessors(self):
-        """Classes in __main__ or in a function keep accessors that pickle by value."""
+    def test_member_descriptors_wherever_the_class_is_made(self):
+        """__main__, a function, define(), exec and types.new_class: member descriptors."""
 
         class Local(Record):
             x: int
 
         output = run(
             """
+            import types
             from records import Record
             class Script(Record):
                 x: int
-            class Library(Record):
-                __module__ = "library"
-                x: int
-            print(type(Script.x).__name__, type(Library.x).__name__)
+            def make():
+                class InFunction(Record):
+                    x: int
+                return InFunction
+            namespace = {}
+            exec("from records import Record\\nclass Executed(Record):\\n    x: int", namespace)
+            made = [
+                Script,
+                make(),
+                Record.define("Defined", [("x", int)]),
+                namespace["Executed"],
+                types.new_class("New", (Record,), exec_body=lambda ns: ns.update(
+                    {"__annotations__": {"x": int}})),
+            ]
+            print(*[type(vars(cls)["x"]).__name__ for cls in made])
             """
         )
-        assert "_tuplegetter member_descriptor" in output
-        assert "_tuplegetter" == type(vars(Local)["x"]).__name__
-        assert "member_descriptor" == type(vars(Point)["x"]).__name__
+        assert " ".join(["member_descriptor"] * 5) + "\n" == output
+        assert "member_descriptor" == type(vars(Local)["x"]).__name__
 
     def test_raw_routes_leave_room(self):
         """tuple.__new__, copyreg and pickles of every protocol make records with room."""
@@ -718,11 +731,9 @@ class TestMemberAccessors:
             import copyreg, pickle, sys
             from records import Record
             class Wide(Record):
-                __module__ = "__mp_main__"  # pickled by reference: member descriptors
                 a: int
                 b: int
                 c: int
-            sys.modules["__mp_main__"] = sys.modules["__main__"]
             assert type(Wide.c).__name__ == "member_descriptor"
             assert sys.getsizeof(Wide(1, 2, 3)) == sys.getsizeof((1, 2, 3))
             class Crafted:
@@ -766,6 +777,7 @@ class TestMemberAccessors:
                 b: object
                 c: object
             class Sub(Big):
+                "Big, by another name."
                 __module__ = "library"
             class Unseen(Small):  # Record's __init_subclass__ never sees it
                 pass
@@ -988,7 +1000,6 @@ class TestMemberAccessors:
             import records
             from records import Record
             class Wide(Record):
-                __module__ = "subject"  # pickled by reference: member descriptors
                 a: int
                 b: int
                 c: int
@@ -1009,17 +1020,15 @@ class TestMemberAccessors:
         """__class__ changes only between record classes of the same layout."""
 
         class Three(Record):
-            __qualname__ = "Three"  # not local: member descriptors
             a: int
             b: int
             c: int
 
         class One(Record):
-            __qualname__ = "One"
             a: int
 
         class AlsoThree(Three):
-            __qualname__ = "AlsoThree"
+            """Three, by another name."""
 
         assert "member_descriptor" == type(vars(Three)["c"]).__name__
         three, one = Three(1, 2, 3), One(1)
@@ -1039,7 +1048,6 @@ class TestMemberAccessors:
             import gc, weakref
             from records import Record
             class Gone(Record):
-                __module__ = "subject"  # pickled by reference: member descriptors
                 x: int
                 y: str = "y"
             assert type(Gone.y).__name__ == "member_descriptor"
@@ -1056,6 +1064,106 @@ class TestMemberAccessors:
         )
         assert "y Alias for field number 1 <member 'y' of 'Gone' objects>" in output
         assert "collected True" in output
+
+    def test_empty_class_gets_room_only_before_its_first_instance(self):
+        """
+        A class made with nothing but its module (as cloudpickle makes one to
+        fill in) may get room for member descriptors until its first instance;
+        until then no instance can be moved into it.
+        """
+        output = run(
+            """
+            from records import Record
+            from records._pickling import field_accessor
+            class Plain(tuple):
+                __slots__ = ()
+            def attempt(label, action):
+                try:
+                    action()
+                    print(label, "allowed")
+                except TypeError as error:
+                    print(label, "refused:", error)
+            def read(record, name):
+                try:
+                    return getattr(record, name)
+                except (AttributeError, IndexError) as error:
+                    return type(error).__name__
+            Empty = type("Empty", (Record,), {"__module__": "library"})
+            size = Empty.__basicsize__
+            moved = Plain(())
+            attempt("moved in", lambda: setattr(moved, "__class__", Empty))
+            first = field_accessor(Empty, "x", 0, "The x.")
+            second = field_accessor(Empty, "y", 1, "")
+            print(type(first).__name__, Empty.__basicsize__ - size, first.__doc__)
+            type.__setattr__(Empty, "x", first)
+            type.__setattr__(Empty, "y", second)
+            print("moved:", read(moved, "y"))  # a Plain still, unless moved in
+            made = Empty()  # no fields of its own yet: an empty record
+            print("made:", read(made, "x"), read(made, "y"))
+            late = field_accessor(Empty, "z", 2, "")
+            print("after an instance:", type(late).__name__, Empty.__basicsize__ - size)
+            type.__setattr__(Empty, "z", late)
+            print("late:", read(made, "z"))
+            Parent = type("Parent", (Record,), {"__module__": "library"})
+            class Child(Parent):
+                pass
+            child = Child()
+            parents = field_accessor(Parent, "x", 0, "")
+            print("with a subclass:", type(parents).__name__)
+            type.__setattr__(Parent, "x", parents)
+            print("child:", read(child, "x"))
+            class Full(Record):
+                a: int
+            print("not empty:", type(field_accessor(Full, "b", 1, "")).__name__)
+            print("its own:", field_accessor(Full, "a", 0, "") is Full.__dict__["a"])
+            far = field_accessor(Full, "a", 100, "")
+            try:
+                far.__get__(Full(1))
+            except IndexError:
+                print("far: IndexError")
+            """
+        )
+        assert "moved in refused: __class__ assignment: 'Empty' deallocator differs" in output
+        width = Record.__itemsize__
+        assert f"member_descriptor {2 * width} The x.\nmoved: AttributeError\n" in output
+        assert "made: AttributeError AttributeError\n" in output
+        assert f"after an instance: _tuplegetter {2 * width}\nlate: IndexError\n" in output
+        assert (
+            "with a subclass: _tuplegetter\nchild: IndexError\nnot empty: _tuplegetter\n" in output
+        )
+        assert "its own: True\nfar: IndexError\n" in output
+
+    def test_pickled_member_descriptors(self):
+        """Only the accessors of record fields pickle another way; every one loads back as itself."""
+        output = run(
+            """
+            import copy, copyreg, pickle
+            import records._accelerator_c as C
+            from records import Record
+            from records import _pickling
+            class Point(Record):
+                __module__ = "__main__"
+                x: int
+                y: int = 0
+            class Slots:
+                __slots__ = ("a",)
+            basicsize = type.__dict__["__basicsize__"]
+            reduce = copyreg.dispatch_table[type(basicsize)]
+            print(reduce is _pickling.reduce_member)
+            for descriptor in (basicsize, Slots.__dict__["a"]):  # as CPython pickles them
+                print(descriptor.__name__, reduce(descriptor) == descriptor.__reduce__())
+            for descriptor in (Slots.__dict__["a"], Point.__dict__["y"]):
+                same = [
+                    pickle.loads(pickle.dumps(descriptor, protocol)) is descriptor
+                    for protocol in range(pickle.HIGHEST_PROTOCOL + 1)
+                ]
+                copies = copy.copy(descriptor) is descriptor, copy.deepcopy(descriptor) is descriptor
+                print(descriptor.__name__, all(same), copies, C.field(descriptor))
+            """
+        )
+        assert "True\n__basicsize__ True\na True\n" in output
+        assert "a True (True, True) None\n" in output
+        assert "y True (True, True) (<class '__main__.Point'>, 1)\n" in output
 
     @cpython_only
     def test_classes_come_and_go_without_growth(self):

@@ -16,7 +16,8 @@ if ! pypy3 -c "import venv, test.test_collections" >/dev/null 2>&1; then
 fi
 venv="${TOX_ENV_DIR:-.tox/pypy}/pypy-venv"
 [ -x "$venv/bin/python" ] || pypy3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" "attrs>=23"
+"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" "attrs>=23" \
+    "cloudpickle>=3.0" "dill>=0.3.8" "joblib>=1.4"
 "$venv/bin/python" -c "import sys, platform; print('running on', platform.python_implementation(), sys.version.split()[0])"
 # records/mypy needs mypy, which the PyPy run does not install.
 PYTHONPATH="$PWD" "$venv/bin/python" -m pytest --ignore=records/mypy "$@"

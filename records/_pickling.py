@@ -1,0 +1,136 @@
+"""
+How the accessors of record fields pickle, wherever their class is made.
+
+With the C accelerator, every field of a record class is a member
+descriptor (``records/_accelerator_c_members.h``), and CPython pickles a
+member descriptor as ``getattr(its class, its name)``. That works for a class
+found by name, not for one rebuilt from its dict: cloudpickle, joblib and
+dill rebuild a class that cannot be found by name (made in ``__main__``, in
+a function, by ``Record.define``, shadowed by another of the same name, or
+registered to pickle by value), and while they rebuild it, it has no such
+attribute yet. So the accessor of a record field pickles as "field *index*
+of this class" instead:
+
+* ``install`` registers ``reduce_member`` with ``copyreg``, which ``pickle``,
+  ``copy`` and cloudpickle (joblib's too) consult before a type's own
+  ``__reduce__``: a record's accessor becomes ``field_accessor(cls, name,
+  index, doc)``, and any other member descriptor pickles as it always has.
+  cloudpickle makes the class empty and then sets each attribute, so when
+  ``field_accessor`` runs the class has no instance yet, and its accessors
+  can be member descriptors again;
+* dill dispatches member descriptors itself, before ``copyreg``, and makes
+  a class pickled by value from its whole dict, accessors included, so that
+  they must be pickled before the class exists: ``register_dill`` teaches it
+  to pickle a record's accessor without its class, as the bounds-checked
+  accessor of the same item, which ``_builder`` makes a member descriptor
+  again while it builds the class (a class made from a record's own dict).
+  records registers it when ``records`` is imported and whenever a record
+  class is made, if dill is loaded by then.
+
+Every accessor loaded is checked: a member descriptor is made only for a
+class whose layout has room for the item (see the C header); otherwise the
+bounds-checked accessor of ``_accessors`` stands in, which reads the same
+item.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import sys
+
+from ._accelerator import c as accelerator
+from ._accessors import accessor
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+#: ``types.MemberDescriptorType``, without importing ``types``.
+_member_type: type = type(type.__dict__["__basicsize__"])
+
+
+def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
+    """
+    Return the accessor of item *index* of record class *cls*, field *name*:
+    the one *cls* has if it is that, else a new one (what a pickled accessor
+    loads as).
+    """
+    existing = cls.__dict__.get(name) if isinstance(cls, type) else None
+    if accelerator is not None and existing is not None:
+        found = accelerator.field(existing)
+        if found is not None and found == (cls, index):
+            return existing
+    if accelerator is not None and isinstance(cls, type) and type(name) is str:
+        try:
+            return accelerator.member(cls, name, index, doc if type(doc) is str else "")
+        except TypeError:  # no room for the item: the bounds-checked accessor
+            pass
+    return accessor(index, doc)
+
+
+#: What ``copyreg`` had for member descriptors before ``install``, if anything.
+_previous_reducer: Callable[[Any], Any] | None = None
+
+
+def reduce_member(descriptor: Any) -> Any:
+    """
+    Reduce *descriptor*, a member descriptor, for ``pickle`` and ``copy``: as
+    ``field_accessor`` for the accessor of a record field, else as before.
+    """
+    found = accelerator.field(descriptor) if accelerator is not None else None
+    if found is None:
+        if _previous_reducer is not None:
+            return _previous_reducer(descriptor)
+        return descriptor.__reduce__()
+    cls, index = found
+    return field_accessor, (cls, descriptor.__name__, index, descriptor.__doc__)
+
+
+def install() -> None:
+    """Register ``reduce_member`` with ``copyreg``, and with dill if it is loaded."""
+    global _previous_reducer
+    if accelerator is None:
+        return
+    current = copyreg.dispatch_table.get(_member_type)
+    if current is not reduce_member:
+        _previous_reducer = current
+        copyreg.pickle(_member_type, reduce_member)
+    register_dill()
+
+
+#: Whether dill's handler of member descriptors is wrapped already.
+_dill_registered = False
+
+
+def register_dill() -> bool:
+    """
+    If dill is loaded, make it pickle a record's accessor without its class
+    where it pickles the class by value; return whether it is done.
+    """
+    global _dill_registered
+    if _dill_registered:
+        return True
+    dill = sys.modules.get("dill._dill")
+    dispatch = getattr(getattr(dill, "Pickler", None), "dispatch", None)
+    if accelerator is None or dispatch is None:
+        return False
+    original = dispatch.get(_member_type)
+
+    def save_member_descriptor(pickler: Any, descriptor: Any) -> None:
+        found = accelerator.field(descriptor)
+        in_progress = getattr(pickler, "_postproc", None)
+        if found is None or original is None or in_progress is None:
+            if original is not None:
+                return original(pickler, descriptor)  # type: ignore[no-any-return]
+            return pickler.save_reduce(*descriptor.__reduce__(), obj=descriptor)  # type: ignore[no-any-return]
+        cls, index = found
+        if id(cls) not in in_progress:  # its class is pickled by name: as dill does
+            return original(pickler, descriptor)  # type: ignore[no-any-return]
+        # The class is being pickled from its dict: it does not exist yet
+        # when this loads, and _builder makes a member descriptor of this.
+        return pickler.save_reduce(accessor, (index, descriptor.__doc__), obj=descriptor)  # type: ignore[no-any-return]
+
+    dispatch[_member_type] = save_member_descriptor
+    _dill_registered = True
+    return True

@@ -1,0 +1,273 @@
+"""
+Record classes travel by value wherever a ``typing.NamedTuple`` does:
+cloudpickle, dill, joblib's loky workers and multiprocessing's spawn workers
+get back a working class, with accessors at full speed (member descriptors,
+with the C accelerator), for every way a class that cannot be found by name
+is made: in ``__main__``, in a function, by ``Record.define`` in a function of
+an importable module, shadowed by another class of the same name, or in a
+module registered with ``cloudpickle.register_pickle_by_value``.
+
+Every case dumps in one fresh interpreter and loads in another that never
+defined the class; the same script runs with a ``typing.NamedTuple`` of the
+same fields, which must round-trip wherever the record does (and the record
+wherever it does). The interpreters inherit ``RECORDS_PURE_PYTHON``, so they
+run on the same path as the suite.
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import records
+
+# An importable module of the dumping process. Its classes cannot be found
+# by name from the loading process either: one is made by define() inside a
+# function, one is shadowed by a later class of the same name.
+LIBRARY = """
+import types
+from typing import NamedTuple
+from records import Record
+
+Base = {kind}
+
+
+def make_defined():
+    if Base is Record:
+        return Record.define("Defined", [("x", int), ("y", int)], defaults={{"y": 0}})
+    body = {{"__annotations__": {{"x": int, "y": int}}, "y": 0, "__module__": __name__}}
+    return types.new_class("Defined", (NamedTuple,), exec_body=lambda ns: ns.update(body))
+
+
+class Shadowed(Base):
+    x: int
+    y: int = 0
+
+
+first_shadowed = Shadowed
+
+
+class Shadowed:
+    pass
+"""
+
+# A module that the dumping process registers with cloudpickle, to pickle by value.
+REGISTERED = """
+from typing import NamedTuple
+from records import Record
+
+
+class Registered({kind}):
+    x: int
+    y: int = 0
+"""
+
+# The classes of the dumping process: one per case, each with x and y = 0.
+CLASSES = """
+import sys
+from typing import NamedTuple
+from records import Record
+import library, registered
+
+Base = {kind}
+
+
+class Main(Base):
+    x: int
+    y: int = 0
+
+    def total(self):
+        return self.x + self.y
+
+
+def make_local():
+    class Local(Base):
+        x: int
+        y: int = 0
+
+    return Local
+
+
+CLASSES = {{
+    "main": Main,
+    "function": make_local(),
+    "define": library.make_defined(),
+    "shadowed": library.first_shadowed,
+    "registered": registered.Registered,
+}}
+"""
+
+# What a loading process checks of each class it got, as JSON, from a worker
+# or from the process itself.
+CHECK = """
+def check(name, cls, record):
+    accessor = type(vars(cls).get("x")).__name__
+    return {
+        "name": name,
+        "type": cls.__name__,
+        "same class": type(record) is cls,
+        "fields": list(cls._fields),
+        "record": list(record),
+        "read": [record.x, record.y],
+        "default": list(cls(7)),
+        "replaced": list(record._replace(y=5)),
+        "accessor": accessor,
+    }
+"""
+
+
+def run(script, *, cwd, stdin=None):
+    """
+    Run *script* as the main module of a fresh interpreter in *cwd* (from a
+    file, which spawned workers import again); return its stdout.
+    """
+    path = cwd / f"script_{len(list(cwd.glob('script_*.py')))}.py"
+    path.write_text(textwrap.dedent(script))
+    result = subprocess.run(
+        [sys.executable, str(path)],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    assert 0 == result.returncode, result.stderr.decode()[-3000:]
+    return result.stdout
+
+
+def write_modules(directory, kind):
+    (directory / "library.py").write_text(LIBRARY.format(kind=kind))
+    (directory / "registered.py").write_text(REGISTERED.format(kind=kind))
+
+
+def expected_checks(kind):
+    """What every loading process must report, case by case."""
+    accessor = {
+        "Record": "member_descriptor" if records.ACCELERATED else "_tuplegetter",
+        "NamedTuple": "_tuplegetter",
+    }[kind]
+    if sys.implementation.name == "pypy":
+        accessor = "property"
+    names = {"main": "Main", "function": "Local", "define": "Defined"}
+    names.update(shadowed="Shadowed", registered="Registered")
+    return {
+        name: {
+            "name": name,
+            "type": type_name,
+            "same class": True,
+            "fields": ["x", "y"],
+            "record": [1, 2],
+            "read": [1, 2],
+            "default": [7, 0],
+            "replaced": [1, 5],
+            "accessor": accessor,
+        }
+        for name, type_name in names.items()
+    }
+
+
+@pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
+@pytest.mark.parametrize(
+    "library",
+    ["cloudpickle", "dill", "dill imported first"],
+)
+def test_dumped_in_one_process_loaded_in_another(kind, library, tmp_path):
+    """Each class and an instance, dumped where it was made, load and work in a new process."""
+    write_modules(tmp_path, kind)
+    module = library.split()[0]
+    first = f"import {module}\n" if library == "dill imported first" else ""
+    register = (
+        "cloudpickle.register_pickle_by_value(registered)"
+        if module == "cloudpickle"
+        else "pass  # dill pickles a module's classes by name"
+    )
+    dump = f"""
+{first}{CLASSES.format(kind=kind)}
+import {module}
+{register}
+names = [name for name in CLASSES if {module == "cloudpickle"} or name != "registered"]
+options = {{}}
+if {module == "dill"} and sys.version_info >= (3, 14):
+    # dill pickles the globals of a class's deferred __annotate__ (3.14+) by
+    # reference to its module, for any annotated class, unless it recurses.
+    options = {{"shadowed": {{"recurse": True}}}}
+payload = {{
+    name: {module}.dumps((CLASSES[name], CLASSES[name](1, 2)), **options.get(name, {{}}))
+    for name in names
+}}
+sys.stdout.buffer.write({module}.dumps(payload))
+"""
+    pickled = run(dump, cwd=tmp_path)
+    load = f"""
+import json, sys
+import {module}
+{CHECK}
+sys.path.pop(0)  # the dumping process's modules are not importable here
+payload = {{name: {module}.loads(data) for name, data in {module}.loads(sys.stdin.buffer.read()).items()}}
+assert "library" not in sys.modules and "registered" not in sys.modules
+print(json.dumps({{name: check(name, cls, record) for name, (cls, record) in payload.items()}}))
+"""
+    (tmp_path / "loading").mkdir()
+    loaded = json.loads(run(load, cwd=tmp_path / "loading", stdin=pickled))
+    expected = expected_checks(kind)
+    if module != "cloudpickle":
+        del expected["registered"]
+    assert expected == loaded
+
+
+JOBLIB = """
+import json, os
+from joblib import Parallel, delayed
+
+
+def work(name, cls, record):
+    return os.getpid(), check(name, cls, record)
+
+
+if __name__ == "__main__":
+    import cloudpickle  # joblib's own copy pickles by value what this one is told to
+
+    cloudpickle.register_pickle_by_value(registered)
+    results = Parallel(n_jobs=2, backend="loky")(
+        delayed(work)(name, cls, cls(1, 2)) for name, cls in CLASSES.items()
+    )
+    assert any(pid != os.getpid() for pid, _ in results), "no worker process was used"
+    print(json.dumps({result["name"]: result for _, result in results}))
+"""
+
+
+@pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
+def test_joblib_loky_workers(kind, tmp_path):
+    """joblib's process workers get every class by value, and it works there."""
+    write_modules(tmp_path, kind)
+    script = CLASSES.format(kind=kind) + CHECK + JOBLIB
+    loaded = json.loads(run(script, cwd=tmp_path))
+    assert expected_checks(kind) == loaded
+
+
+@pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
+def test_multiprocessing_spawn_workers(kind, tmp_path):
+    """A spawned worker gets a __main__ class by name (as __mp_main__), as NamedTuple's."""
+    write_modules(tmp_path, kind)
+    script = (
+        CLASSES.format(kind=kind)
+        + CHECK
+        + """
+import json, multiprocessing, os
+
+
+def work(name, cls, record):
+    return os.getpid(), check(name, cls, record)
+
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        results = pool.starmap(work, [("main", Main, Main(1, 2))] * 2)
+    assert all(pid != os.getpid() for pid, _ in results), "no worker process was used"
+    print(json.dumps({result["name"]: result for _, result in results}))
+"""
+    )
+    loaded = json.loads(run(script, cwd=tmp_path))
+    assert {"main": expected_checks(kind)["main"]} == loaded
