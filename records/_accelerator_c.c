@@ -117,6 +117,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 }
 
 #include "_accelerator_c_members.h"
+#include "_accelerator_c_annotations.h"
 #include "_accelerator_c_layout.h"
 #include "_accelerator_c_constructor.h"
 #include "_accelerator_c_builder.h"
@@ -210,7 +211,8 @@ module_exec(PyObject *module)
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) {
         return -1;
     }
-    if (constructor_type_ready() < 0 || PyType_Ready(&BuilderType) < 0) {
+    if (constructor_type_ready() < 0 || annotations_ready() < 0
+        || PyType_Ready(&BuilderType) < 0) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Constructor", (PyObject *)&ConstructorType) < 0

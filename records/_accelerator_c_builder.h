@@ -32,8 +32,9 @@ typedef struct {
     PyObject *accessor;             /* _accessors.accessor(index, doc) */
     PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
     PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
-    PyObject *own_annotations;      /* _annotations.own_annotations(cls), for deferred ones */
-    PyObject *fields_annotate;      /* _annotations.fields_annotate(cls, names) */
+    PyObject *annotate_new;         /* _annotations.annotate_new(cls, format), for deferred ones */
+    PyObject *docs;                 /* _accessors._docs: the default docstrings, by index */
+    PyObject *valid_names;          /* _builder._valid_names: field names checked already */
     PyObject *keywords;             /* _rules.KEYWORDS */
     PyObject *mutable_types;        /* _rules.MUTABLE_DEFAULT_TYPES */
     PyObject *field_type;           /* _fields.Field */
@@ -58,8 +59,9 @@ typedef struct {
     X(accessor, "accessor", NULL)                          \
     X(default_docs, "default_docs", NULL)                  \
     X(is_classvar, "is_classvar", NULL)                    \
-    X(own_annotations, "own_annotations", NULL)            \
-    X(fields_annotate, "fields_annotate", NULL)            \
+    X(annotate_new, "annotate_new", NULL)                  \
+    X(docs, "docs", &PyList_Type)                          \
+    X(valid_names, "valid_names", &PySet_Type)             \
     X(keywords, "keywords", &PyFrozenSet_Type)             \
     X(mutable_types, "mutable_types", &PyTuple_Type)       \
     X(field_type, "field_type", &PyType_Type)              \
@@ -126,7 +128,7 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->baseline = -1;
     self->measuring = 0;
     self->dill_registered = 0;
-    if (PyDict_GET_SIZE(kwargs) != 18 || (self->codes = PyDict_New()) == NULL) {
+    if (PyDict_GET_SIZE(kwargs) != 19 || (self->codes = PyDict_New()) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
         }
@@ -148,7 +150,7 @@ typedef struct {
     PyObject *accessors;         /* one per own name */
     PyObject *defaults;          /* _field_defaults */
     PyObject *new_defaults;      /* the constructor's defaults: a list, then a tuple */
-    PyObject *factories;         /* the constructor's factories, by field index */
+    PyObject *factories;         /* the constructor's factories, by field index; NULL if none */
     PyObject *factories_by_name; /* __record_factories__, when the class declares factories */
     PyObject *new;               /* the Constructor, unless the body has a __new__ */
     PyObject *doc;               /* the default __doc__, unless the body has one */
@@ -374,7 +376,8 @@ may_seal_here(Builder *self, PyTypeObject *cls)
 static int
 may_be_classvar(Builder *self, PyObject *annotation)
 {
-    if (Py_IS_TYPE(annotation, &PyType_Type)) {
+    /* None: also what deferred_field_names gives for every field. */
+    if (Py_IS_TYPE(annotation, &PyType_Type) || annotation == Py_None) {
         return 0;
     }
     if (PyUnicode_CheckExact(annotation)) {
@@ -487,6 +490,7 @@ add_field_spec(Builder *self, Parts *parts, PyObject *spec, PyObject *name, Py_s
             goto done;
         }
         if ((key = PyLong_FromSsize_t(index)) == NULL
+            || (parts->factories == NULL && (parts->factories = PyDict_New()) == NULL)
             || PyDict_SetItem(parts->factories, key, factory) < 0
             || PyList_Append(parts->new_defaults, self->factory_marker) < 0) {
             goto done;
@@ -556,7 +560,12 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             goto done;
         }
     }
-    docs = PyObject_CallFunction(self->default_docs, "n", ninherited + count);
+    if (PyList_GET_SIZE(self->docs) < ninherited + count) {
+        docs = PyObject_CallFunction(self->default_docs, "n", ninherited + count);
+    }
+    else {
+        docs = Py_NewRef(self->docs); /* the same list, long enough already */
+    }
     if (docs == NULL) {
         goto done;
     }
@@ -583,7 +592,16 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
             goto done;
         }
-        int known = plainly_valid_name(self, name);
+        /* An exact str: no Python code runs in the set's lookup. */
+        int known = PySet_Contains(self->valid_names, name);
+        if (known == 0 && (known = plainly_valid_name(self, name)) == 1) {
+            if (PySet_GET_SIZE(self->valid_names) > 4096 && PySet_Clear(self->valid_names) < 0) {
+                goto done;
+            }
+            if (PySet_Add(self->valid_names, name) < 0) {
+                goto done;
+            }
+        }
         if (known < 0) {
             goto done;
         }
@@ -742,23 +760,20 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
 {
     PyObject *globals = NULL, *indices = NULL, *code = NULL, *function = NULL;
     PyObject *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
-    if (PyDict_GET_SIZE(parts->factories) == 0) {
+    if (parts->factories == NULL) {
         globals = Py_NewRef(self->base_globals);
         indices = Py_NewRef(empty_tuple);
     }
     else if ((globals = globals_with_factories(self, parts->factories, &indices)) == NULL) {
         goto done;
     }
-    if ((code = constructor_code(self, parts->names, indices)) == NULL
-        || (function = PyFunction_New(code, globals)) == NULL) {
+    qualname = PyUnicode_Concat(((PyHeapTypeObject *)cls)->ht_qualname, str_dot_new);
+    if (qualname == NULL || (code = constructor_code(self, parts->names, indices)) == NULL
+        || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL) {
         goto done;
     }
     if (PyTuple_GET_SIZE(parts->new_defaults) != 0
         && PyFunction_SetDefaults(function, parts->new_defaults) < 0) {
-        goto done;
-    }
-    qualname = PyUnicode_Concat(((PyHeapTypeObject *)cls)->ht_qualname, str_dot_new);
-    if (qualname == NULL || PyObject_SetAttr(function, str_qualname, qualname) < 0) {
         goto done;
     }
     /* cls.__module__ of a heap type is its dict's entry */
@@ -769,12 +784,10 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
         }
         goto done;
     }
-    if (PyObject_SetAttr(function, str_module, module) < 0) {
-        goto done;
-    }
+    /* As function.__module__ = module does: it is a plain member. */
+    Py_XSETREF(((PyFunctionObject *)function)->func_module, Py_NewRef(module));
     if (deferred) {
-        PyObject *annotate = PyObject_CallFunctionObjArgs(self->fields_annotate, (PyObject *)cls,
-                                                          parts->names, NULL);
+        PyObject *annotate = PyMethod_New(self->annotate_new, (PyObject *)cls);
         int failed = annotate == NULL
                      || PyObject_SetAttr(function, str_annotate, annotate) < 0;
         Py_XDECREF(annotate);
@@ -915,9 +928,16 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
             goto done;
         }
         deferred = found;
-        if (deferred
-            && (annotations = PyObject_CallOneArg(self->own_annotations, (PyObject *)cls)) == NULL) {
-            goto done;
+        if (deferred) {
+            /* Only its identity: deferred_field_names holds the function. */
+            PyObject *annotate = PyDict_GetItemWithError(namespace, str_annotate_func);
+            Py_XINCREF(annotate);
+            annotations = annotate == NULL ? NULL : deferred_field_names(annotate);
+            Py_XDECREF(annotate);
+            if (annotations == NULL) {
+                outcome = PyErr_Occurred() ? BUILD_FAILED : BUILD_DECLINED;
+                goto done;
+            }
         }
     }
 #endif
@@ -938,7 +958,7 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         if (parts->new_defaults == NULL) {
             goto done;
         }
-        if (PyDict_GET_SIZE(parts->factories)
+        if (parts->factories != NULL
             && (parts->factories_by_name = factories_by_name(parts)) == NULL) {
             goto done;
         }
@@ -1039,9 +1059,6 @@ build_record(Builder *self, PyTypeObject *cls)
         return BUILD_DECLINED; /* _builder forbids attributes instead */
     }
     Parts parts = {0};
-    if ((parts.factories = PyDict_New()) == NULL) {
-        return BUILD_FAILED;
-    }
     int outcome = compute_parts(self, &parts, cls);
     if (outcome == BUILD_DONE && write_parts(&parts, cls) < 0) {
         outcome = BUILD_FAILED;

@@ -188,13 +188,14 @@ interned_names(PyObject *names)
     return interned;
 }
 
-/* The factories of a record of size fields, from a dict of index -> factory:
- * NULL when there are none, else a tuple with None for the other fields. */
+/* The factories of a record of size fields, from a dict of index -> factory
+ * (or NULL): NULL when there are none, else a tuple with None for the other
+ * fields. */
 static int
 factories_by_index(PyObject *factories, Py_ssize_t size, PyObject **result)
 {
     *result = NULL;
-    if (PyDict_GET_SIZE(factories) == 0) {
+    if (factories == NULL || PyDict_GET_SIZE(factories) == 0) {
         return 0;
     }
     PyObject *per_field = PyTuple_New(size);
@@ -225,7 +226,8 @@ factories_by_index(PyObject *factories, Py_ssize_t size, PyObject **result)
 static PyObject *
 make_constructor(PyObject *function, PyObject *names, PyObject *factories, PyObject *marker)
 {
-    if (!PyFunction_Check(function) || !PyTuple_Check(names) || !PyDict_Check(factories)) {
+    if (!PyFunction_Check(function) || !PyTuple_Check(names)
+        || (factories != NULL && !PyDict_Check(factories))) {
         PyErr_SetString(PyExc_TypeError,
                         "constructor() takes a function, a tuple of names and a dict of factories");
         return NULL;

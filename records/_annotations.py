@@ -198,30 +198,38 @@ def is_deferred(cls: type) -> bool:
     return "__annotations__" not in namespace and "__annotate_func__" in namespace
 
 
-def fields_annotate(cls: type, names: tuple[str, ...]) -> Callable[[int], dict[str, Any]]:
+def new_annotate(cls: type) -> Callable[[int], dict[str, Any]]:
     """
-    Return an ``__annotate__`` function for the ``__new__`` of record class
-    *cls*, whose parameters are the fields *names*: it reads the annotations of
-    the classes that declared them, when asked, in the format asked, as
-    ``typing.NamedTuple`` does for its ``__new__`` (``VALUE`` gives names that
-    are not defined yet as ``ForwardRef``s, as ``FORWARDREF`` does, instead of
-    raising).
+    Return the ``__annotate__`` of the ``__new__`` of record class *cls*,
+    whose parameters are its fields (``annotate_new`` bound to *cls*).
     """
+    return _method_type(annotate_new, cls)  # type: ignore[no-any-return]
 
-    def __annotate__(format: int) -> dict[str, Any]:  # annotationlib's name
-        import annotationlib  # type: ignore[import-not-found,unused-ignore]
 
-        if format == _VALUE_WITH_FAKE_GLOBALS:
-            raise NotImplementedError(format)
-        wanted = annotationlib.Format(format)
-        if wanted == annotationlib.Format.VALUE:
-            wanted = annotationlib.Format.FORWARDREF
-        found: dict[str, Any] = {}
-        for klass in reversed(cls.__mro__):
-            namespace = klass.__dict__
-            if "__annotations__" in namespace or namespace.get("__annotate_func__"):
-                annotations = annotationlib.get_annotations(klass, format=wanted)
-                found.update((name, value) for name, value in annotations.items() if name in names)
-        return {name: found[name] for name in names if name in found}
+def annotate_new(cls: type, format: int) -> dict[str, Any]:  # noqa: A002 - annotationlib's name
+    """
+    The annotations of the ``__new__`` of record class *cls*, in *format*:
+    read from the classes that declared its fields, when asked, as
+    ``typing.NamedTuple`` does for its ``__new__`` (``VALUE`` gives names
+    that are not defined yet as ``ForwardRef``s, as ``FORWARDREF`` does,
+    instead of raising).
+    """
+    import annotationlib  # type: ignore[import-not-found,unused-ignore]
 
-    return __annotate__
+    if format == _VALUE_WITH_FAKE_GLOBALS:
+        raise NotImplementedError(format)
+    names = cls.__dict__.get("_fields", ())
+    wanted = annotationlib.Format(format)
+    if wanted == annotationlib.Format.VALUE:
+        wanted = annotationlib.Format.FORWARDREF
+    found: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        namespace = klass.__dict__
+        if "__annotations__" in namespace or namespace.get("__annotate_func__"):
+            annotations = annotationlib.get_annotations(klass, format=wanted)
+            found.update((name, value) for name, value in annotations.items() if name in names)
+    return {name: found[name] for name in names if name in found}
+
+
+#: ``types.MethodType``, without importing ``types``.
+_method_type: Any = type(_Text("").__init__)

@@ -336,7 +336,7 @@ def make_new(
     )
     if _annotations.is_deferred(cls):
         # Read from the classes when asked, as deferred annotations are (3.14+).
-        function.__annotate__ = _annotations.fields_annotate(cls, parts.names)  # type: ignore[attr-defined,unused-ignore]
+        function.__annotate__ = _annotations.new_annotate(cls)  # type: ignore[attr-defined,unused-ignore]
     elif source._fields:
         function.__annotations__ = field_types(source, record_base)
         function.__annotations__.update((name, annotations[name]) for name in parts.own)

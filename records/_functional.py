@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from . import _rules
+from ._builder import _valid_names
 from ._compat import caller_module
 
 TYPE_CHECKING = False
@@ -26,14 +27,25 @@ def define(
     module: str | None = None,
 ) -> type[_R]:
     """Build ``class typename(base)`` with *fields*; see ``Record.define``."""
-    message = _rules.invalid_typename_message(typename)
-    if message is not None:
-        raise ValueError(message)
-    typename = _rules.as_in_source(typename)
-    pairs = list(fields.items()) if hasattr(fields, "items") else list(fields)
+    if not (type(typename) is str and typename.isascii() and typename.isidentifier()) or (
+        typename in _rules.KEYWORDS
+    ):
+        message = _rules.invalid_typename_message(typename)
+        if message is not None:
+            raise ValueError(message)
+        typename = _rules.as_in_source(typename)
+    pairs = fields.items() if hasattr(fields, "items") else fields
     annotations: dict[str, Any] = {}
+    checked = _valid_names
     for pair in pairs:
-        if not isinstance(pair, tuple) or len(pair) != 2:
+        if type(pair) is tuple and len(pair) == 2:
+            name, annotation = pair
+            # A name checked before (an exact str), in ASCII: as the class
+            # statement reads it.
+            if name in checked and type(name) is str and name.isascii() and name not in annotations:
+                annotations[name] = annotation
+                continue
+        elif not isinstance(pair, tuple) or len(pair) != 2:
             raise TypeError(_rules.field_pair_message(typename, pair))
         name, annotation = pair
         message = _rules.invalid_name_message(typename, name)

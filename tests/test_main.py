@@ -69,14 +69,19 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         "start-up",
         "import time",
         "operations",
+        "attribute access by origin",
         "memory",
         "scaling",
     ):
         assert section in data
+    origins = data["attribute access by origin"]
+    assert ["module level", "in a function", "in __main__", "functional form"] == list(origins)
+    assert {"collections.namedtuple", "records.Record"} == set(origins["in a function"]["median"])
     assert [1, 3] == data["scaling"]["sizes"]
     assert 1.0 == data["class creation"]["5 fields"]["ratio"]["collections.namedtuple"]
     markdown = (tmp_path / f"{stem}.md").read_text()
     assert "## Scaling with the number of fields" in markdown
+    assert "| attribute access, in a function |" in markdown
     assert "records.Record" in markdown
     assert f"records ran on its {records.ACCELERATOR}." in markdown
 

@@ -36,6 +36,9 @@ class Peer:
     distribution: str | None = None
     #: The oldest Python where the peer's idiom exists.
     minimum_python: tuple[int, int] = (3, 0)
+    #: Like ``define``, for the peer's functional form (a call that makes the
+    #: class), where it has one other than ``define``.
+    functional: Callable[[str, Sequence[str], int], str] | None = None
 
     def available(self) -> bool:
         """Whether the peer's library can be imported here."""
@@ -89,6 +92,19 @@ def _namedtuple_call(factory: str) -> Callable[[str, Sequence[str], int], str]:
     return define
 
 
+def _factory_call(call: str, fields: str) -> Callable[[str, Sequence[str], int], str]:
+    """
+    A functional form: *call* with ``{name}`` and ``{fields}``, where
+    *fields* formats one field (``{field}``) of a list; no defaults.
+    """
+
+    def define(class_name: str, names: Sequence[str], default_count: int) -> str:
+        listed = ", ".join(fields.format(field=name) for name in names)
+        return f"{class_name} = " + call.format(name=repr(class_name), fields=listed) + "\n"
+
+    return define
+
+
 _TUPLE_OPERATIONS = {
     "index access": "p[2]",
     "unpacking": "f0, f1, f2, f3, f4 = p",
@@ -110,6 +126,7 @@ PEERS: tuple[Peer, ...] = (
         "import typing",
         _class_statement("(typing.NamedTuple)"),
         _TUPLE_OPERATIONS,
+        functional=_factory_call("typing.NamedTuple({name}, [{fields}])", "({field!r}, int)"),
     ),
     Peer(
         "dataclass(frozen, slots)",
@@ -118,6 +135,10 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("", "@dataclasses.dataclass(frozen=True, slots=True)"),
         {"_replace": "dataclasses.replace(p, f2=9)", "_asdict": "dataclasses.asdict(p)"},
         minimum_python=(3, 10),  # slots=True
+        functional=_factory_call(
+            "dataclasses.make_dataclass({name}, [{fields}], frozen=True, slots=True)",
+            "({field!r}, int)",
+        ),
     ),
     Peer(
         "attrs.frozen",
@@ -126,6 +147,9 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("", "@attrs.frozen"),
         {"_replace": "attrs.evolve(p, f2=9)", "_asdict": "attrs.asdict(p)"},
         distribution="attrs",
+        functional=_factory_call(
+            "attrs.make_class({name}, [{fields}], frozen=True, slots=True)", "{field!r}"
+        ),
     ),
     Peer(
         "msgspec.Struct(frozen)",
@@ -134,6 +158,7 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("(msgspec.Struct, frozen=True)"),
         {"_replace": "msgspec.structs.replace(p, f2=9)", "_asdict": "msgspec.structs.asdict(p)"},
         distribution="msgspec",
+        functional=_factory_call("msgspec.defstruct({name}, [{fields}], frozen=True)", "{field!r}"),
     ),
     Peer(
         "records.Record",
@@ -142,6 +167,7 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("(Record)"),
         _TUPLE_OPERATIONS,
         distribution="records-tuple",
+        functional=_factory_call("Record.define({name}, [{fields}])", "({field!r}, int)"),
     ),
     Peer(
         "records.namedtuple",

@@ -170,6 +170,19 @@ def full_markdown(results: dict[str, Any]) -> str:
     ]
     for label, summary in results["operations"].items():
         parts.append(_row(label, summary, [*columns, "struct sequence"], "ns"))
+    if "attribute access by origin" in results:
+        parts += [
+            "",
+            "## Attribute access by where the class is made (5 fields)",
+            "",
+            "The functional form is the peer's own call that makes a class"
+            " (`Record.define`, `typing.NamedTuple(...)`, `make_dataclass`,"
+            " `attrs.make_class`, `msgspec.defstruct`; a named tuple is one already).",
+            "",
+            header,
+        ]
+        for origin, summary in results["attribute access by origin"].items():
+            parts.append(_row(f"attribute access, {origin}", summary, columns, "ns"))
     memory = results["memory"]
     parts += [
         "",

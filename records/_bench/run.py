@@ -59,6 +59,7 @@ def full(
         + rounds  # start-up
         + 7  # import time
         + per_peer_rounds  # instance operations
+        + per_peer_rounds  # attribute access by where the class is made
         + len(peers)  # memory
         + len(sizes) * (scaling_rounds * len(peers) + 1)
     )
@@ -82,6 +83,10 @@ def full(
     results["import time"] = report.summarise(suite.import_time(peers, 7, progress))
     operations = suite.operations(peers, rounds, progress)
     results["operations"] = {name: report.summarise(s) for name, s in operations.items()}
+    by_origin = suite.attribute_access_by_origin(peers, rounds, progress)
+    results["attribute access by origin"] = {
+        origin: report.summarise(samples) for origin, samples in by_origin.items()
+    }
     results["memory"] = suite.memory(peers, memory_count, progress)
     results["scaling"] = suite.scaling(peers, sizes, scaling_rounds, progress)
     progress.finish()

@@ -152,6 +152,58 @@ def operations(
     return table
 
 
+#: Where ``attribute_access_by_origin`` makes each class: the module name in
+#: force, and whether the definition runs inside a function.
+ORIGINS = {
+    "module level": ("records_benchmark_module", False),
+    "in a function": ("records_benchmark_module", True),
+    "in __main__": ("__main__", False),
+    "functional form": ("records_benchmark_module", False),
+}
+
+
+def _made_in(peer: Peer, origin: str, names: Sequence[str]) -> dict[str, Any]:
+    """A namespace with class ``P`` of *peer* made as *origin* says, and ``p``."""
+    module, in_function = ORIGINS[origin]
+    if module != "__main__":  # a module of its own, as dataclasses look the module up
+        module = f"{module}_{len(sys.modules)}"
+        sys.modules[module] = types.ModuleType(module)
+    namespace: dict[str, Any] = {"__name__": module}
+    exec(peer.setup, namespace)  # fixed import statements of the peer
+    make = peer.functional if origin == "functional form" and peer.functional else peer.define
+    source = make("P", names, 2)
+    if in_function:
+        source = "def make():\n" + _indent(source) + "    return P\nP = make()\n"
+    exec(source, namespace)  # generated names only
+    namespace["p"] = namespace["P"](*range(1, len(names) + 1))
+    return namespace
+
+
+def attribute_access_by_origin(
+    peers: Sequence[Peer], rounds: int, progress: harness.Progress, loops: int = 20_000
+) -> dict[str, dict[str, list[float]]]:
+    """
+    Seconds per ``p.f2`` on a 5-field class made at module level, in a
+    function, in ``__main__`` and by the peer's functional form (where it has
+    none, its class statement), by origin then peer.
+    """
+    names = field_names(5)
+    namespaces = {
+        origin: {peer.name: _made_in(peer, origin, names) for peer in peers} for origin in ORIGINS
+    }
+    table: dict[str, dict[str, list[float]]] = {origin: {} for origin in ORIGINS}
+    repeated, count = _unrolled("attribute access", "p.f2")
+    number = max(1, loops * _LOOP_FACTOR["attribute access"] // 10 // count)
+    for _ in range(rounds):
+        for peer in peers:
+            for origin in ORIGINS:
+                namespace = namespaces[origin][peer.name]
+                elapsed = harness.time_statement(repeated, namespace, number) / count
+                table[origin].setdefault(peer.name, []).append(elapsed)
+            progress.step(f"attribute access by origin: {peer.name}")
+    return table
+
+
 def _struct_sequence_operations(rounds: int, loops: int) -> dict[str, list[float]]:
     """Access on a C struct sequence (time.struct_time, 9 fields) for reference."""
     import time
