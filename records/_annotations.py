@@ -206,10 +206,10 @@ def new_annotate(cls: type) -> Callable[[int], dict[str, Any]]:
     return _method_type(annotate_new, cls)  # type: ignore[no-any-return]
 
 
-def annotate_new(cls: type, format: int) -> dict[str, Any]:  # noqa: A002 - annotationlib's name
+def annotate_new(cls: type, format: int) -> dict[str, Any]:
     """
-    The annotations of the ``__new__`` of record class *cls*, in *format*:
-    read from the classes that declared its fields, when asked, as
+    Return the annotations of the ``__new__`` of record class *cls*, in
+    *format*: read from the classes that declared its fields, when asked, as
     ``typing.NamedTuple`` does for its ``__new__`` (``VALUE`` gives names
     that are not defined yet as ``ForwardRef``s, as ``FORWARDREF`` does,
     instead of raising).
@@ -232,4 +232,4 @@ def annotate_new(cls: type, format: int) -> dict[str, Any]:  # noqa: A002 - anno
 
 
 #: ``types.MethodType``, without importing ``types``.
-_method_type: Any = type(_Text("").__init__)
+_method_type: Any = type(_Text("").__getitem__)

@@ -42,7 +42,8 @@ def define(
             name, annotation = pair
             # A name checked before (an exact str), in ASCII: as the class
             # statement reads it.
-            if name in checked and type(name) is str and name.isascii() and name not in annotations:
+            known = name in checked and type(name) is str and name.isascii()
+            if known and name not in annotations:
                 annotations[name] = annotation
                 continue
         elif not isinstance(pair, tuple) or len(pair) != 2:

@@ -94,8 +94,9 @@ def _namedtuple_call(factory: str) -> Callable[[str, Sequence[str], int], str]:
 
 def _factory_call(call: str, fields: str) -> Callable[[str, Sequence[str], int], str]:
     """
-    A functional form: *call* with ``{name}`` and ``{fields}``, where
-    *fields* formats one field (``{field}``) of a list; no defaults.
+    Return a functional form's ``define``: *call* with ``{name}`` and
+    ``{fields}``, where *fields* formats one field (``{field}``) of a list;
+    no defaults.
     """
 
     def define(class_name: str, names: Sequence[str], default_count: int) -> str:
@@ -158,7 +159,9 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("(msgspec.Struct, frozen=True)"),
         {"_replace": "msgspec.structs.replace(p, f2=9)", "_asdict": "msgspec.structs.asdict(p)"},
         distribution="msgspec",
-        functional=_factory_call("msgspec.defstruct({name}, [{fields}], frozen=True)", "{field!r}"),
+        functional=_factory_call(
+            "msgspec.defstruct({name}, [{fields}], frozen=True)", "{field!r}"
+        ),
     ),
     Peer(
         "records.Record",

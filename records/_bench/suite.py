@@ -163,7 +163,7 @@ ORIGINS = {
 
 
 def _made_in(peer: Peer, origin: str, names: Sequence[str]) -> dict[str, Any]:
-    """A namespace with class ``P`` of *peer* made as *origin* says, and ``p``."""
+    """Return a namespace with class ``P`` of *peer* made as *origin* says, and ``p``."""
     module, in_function = ORIGINS[origin]
     if module != "__main__":  # a module of its own, as dataclasses look the module up
         module = f"{module}_{len(sys.modules)}"
