@@ -271,3 +271,38 @@ if __name__ == "__main__":
     )
     loaded = json.loads(run(script, cwd=tmp_path))
     assert {"main": expected_checks(kind)["main"]} == loaded
+
+
+def test_dill_told_when_a_record_class_is_made(tmp_path):
+    """
+    A record class with its own __new__ (so no records constructor to pickle
+    first), made after dill was imported, travels with dill too.
+    """
+    dump = """
+import sys
+import records  # before dill: dill is told when the next record class is made
+import dill
+
+
+class Own(records.Record):
+    x: int
+    y: int = 0
+
+    def __new__(cls, x, y=0):
+        return super().__new__(cls, x, y)
+
+
+sys.stdout.buffer.write(dill.dumps((Own, Own(1, 2))))
+"""
+    pickled = run(dump, cwd=tmp_path)
+    load = f"""
+import json, sys
+import dill
+{CHECK}
+cls, record = dill.loads(sys.stdin.buffer.read())
+print(json.dumps(check("own", cls, record)))
+"""
+    (tmp_path / "loading").mkdir()
+    loaded = json.loads(run(load, cwd=tmp_path / "loading", stdin=pickled))
+    expected = {**expected_checks("Record")["main"], "name": "own", "type": "Own"}
+    assert expected == loaded
