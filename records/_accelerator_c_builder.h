@@ -647,9 +647,15 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             goto done;
         }
         /* The class is sealed: a member descriptor if it is being built as a
-         * record (prepare_allocation), else the bounds-checked accessor. */
-        PyObject *accessor = is_building(cls) ? make_member(cls, name, index, doc)
-                                              : make_accessor(self, &arguments, index_object, doc);
+         * record (prepare_allocation), with its room first (Python code may
+         * run before the build ends, and find the descriptor); else the
+         * bounds-checked accessor. */
+        int members = is_building(cls);
+        if (members && lay_out_members(cls, index + 1) < 0) {
+            goto done;
+        }
+        PyObject *accessor = members ? make_member(cls, name, index, doc)
+                                     : make_accessor(self, &arguments, index_object, doc);
         if (accessor == NULL) {
             goto done;
         }
@@ -999,42 +1005,42 @@ static int
 write_parts(Parts *parts, PyTypeObject *cls)
 {
     PyObject *namespace = cls->tp_dict;
+    Graveyard graveyard;
+    graveyard_init(&graveyard);
+    int failed = 0;
     if (parts->own != NULL) {
         Py_ssize_t reach = 0;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->accessors); i++) {
             reach = widen_reach(cls, reach, PyTuple_GET_ITEM(parts->accessors, i));
         }
-        if (lay_out_members(cls, reach) < 0) {
-            return -1;
-        }
+        failed = lay_out_members(cls, reach) < 0;
         /* __new__ before the accessors in the dict: see write_member. */
-        if (parts->new != NULL && PyDict_SetItem(namespace, str_new, parts->new) < 0) {
-            return -1;
+        if (!failed && parts->new != NULL) {
+            failed = write_member(&graveyard, namespace, str_new, parts->new) < 0;
         }
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(parts->own); i++) {
-            if (write_member(namespace, PyTuple_GET_ITEM(parts->own, i),
-                             PyTuple_GET_ITEM(parts->accessors, i)) < 0) {
-                return -1;
-            }
+        for (Py_ssize_t i = 0; !failed && i < PyTuple_GET_SIZE(parts->own); i++) {
+            failed = write_member(&graveyard, namespace, PyTuple_GET_ITEM(parts->own, i),
+                                  PyTuple_GET_ITEM(parts->accessors, i)) < 0;
         }
-        if (PyDict_SetItem(namespace, str_fields, parts->names) < 0
-            || PyDict_SetItem(namespace, str_field_defaults, parts->defaults) < 0
-            || (parts->factories_by_name != NULL
-                && PyDict_SetItem(namespace, str_factories, parts->factories_by_name) < 0)) {
-            return -1;
-        }
-        int found = PyDict_Contains(namespace, str_match_args);
-        if (found < 0 || (!found && PyDict_SetItem(namespace, str_match_args, parts->names) < 0)) {
-            return -1;
-        }
+        failed = failed || write_member(&graveyard, namespace, str_fields, parts->names) < 0
+                 || write_member(&graveyard, namespace, str_field_defaults, parts->defaults) < 0
+                 || (parts->factories_by_name != NULL
+                     && write_member(&graveyard, namespace, str_factories,
+                                     parts->factories_by_name) < 0);
+        int found = failed ? 0 : PyDict_Contains(namespace, str_match_args);
+        failed = failed || found < 0
+                 || (!found && PyDict_SetItem(namespace, str_match_args, parts->names) < 0);
     }
-    if (parts->doc != NULL && PyDict_SetItem(namespace, str_doc_attribute, parts->doc) < 0) {
-        return -1;
+    if (!failed && parts->doc != NULL) {
+        failed = write_member(&graveyard, namespace, str_doc_attribute, parts->doc) < 0;
     }
     PyType_Modified(cls);
-    finish_allocation(cls);
-    enable_constructor(cls);
-    return 0;
+    if (!failed) {
+        finish_allocation(cls);
+        enable_constructor(cls);
+    }
+    graveyard_release(&graveyard);
+    return failed ? -1 : 0;
 }
 
 /* 1 if instances of cls have no __dict__. */

@@ -105,13 +105,23 @@ records_write(PyObject *module, PyObject *args)
         return NULL;
     }
     PyObject *namespace = ((PyTypeObject *)cls)->tp_dict;
+    Graveyard graveyard;
+    graveyard_init(&graveyard);
     Py_ssize_t position = 0;
     PyObject *key, *value;
-    while (PyDict_Next(attributes, &position, &key, &value)) {
-        if (write_member(namespace, key, value) < 0) {
-            return NULL;
+    int failed = 0;
+    /* attributes is held by the caller; its keys are exact str (names of
+     * fields and of records' own attributes). */
+    while (!failed && PyDict_Next(attributes, &position, &key, &value)) {
+        failed = !PyUnicode_CheckExact(key) || write_member(&graveyard, namespace, key, value) < 0;
+        if (failed && !PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "write() takes attributes named by str");
         }
     }
     PyType_Modified((PyTypeObject *)cls);
+    graveyard_release(&graveyard);
+    if (failed) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }

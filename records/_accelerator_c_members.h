@@ -138,8 +138,51 @@ is_empty_class(PyTypeObject *cls)
 static inline Py_ssize_t
 room_in_layout(PyTypeObject *cls)
 {
+    /* A __dict__ or weakref pointer also lies past the tuple (3.10, 3.11): no room. */
+    if (cls->tp_dictoffset != 0 || cls->tp_weaklistoffset != 0) {
+        return 0;
+    }
     Py_ssize_t extra = cls->tp_basicsize - PyTuple_Type.tp_basicsize;
     return extra > 0 ? extra / (Py_ssize_t)sizeof(PyObject *) : 0;
+}
+
+/* The most items of room a record class may have: far below any size whose
+ * offsets could overflow, far above any record anyone declares. */
+#define MAX_ROOM ((Py_ssize_t)1 << 20)
+
+/* The reach of the member descriptors of cls in its own dict (the items
+ * they read past). No Python code runs here. */
+static Py_ssize_t
+own_reach(PyTypeObject *cls)
+{
+    Py_ssize_t position = 0, reach = 0;
+    PyObject *key, *value;
+    while (cls->tp_dict != NULL && PyDict_Next(cls->tp_dict, &position, &key, &value)) {
+        if (Py_IS_TYPE(value, &PyMemberDescr_Type)
+            && ((PyMemberDescrObject *)value)->d_common.d_type == cls) {
+            Py_ssize_t offset = ((PyMemberDescrObject *)value)->d_member->offset
+                                - (Py_ssize_t)offsetof(PyTupleObject, ob_item);
+            Py_ssize_t found = offset / (Py_ssize_t)sizeof(PyObject *) + 1;
+            reach = found > reach ? found : reach;
+        }
+    }
+    return reach;
+}
+
+/* The room of cls is fixed from now on (it is used): it gives back the one
+ * item it kept beyond what its member descriptors and its base need (see
+ * lay_out_members), but never below either. */
+static void
+settle_room(PyTypeObject *cls)
+{
+    Py_ssize_t floor = cls->tp_base != NULL ? cls->tp_base->tp_basicsize : 0;
+    Py_ssize_t needed = PyTuple_Type.tp_basicsize + own_reach(cls) * (Py_ssize_t)sizeof(PyObject *);
+    Py_ssize_t settled = cls->tp_basicsize - (Py_ssize_t)sizeof(PyObject *);
+    settled = settled > floor ? settled : floor;
+    settled = settled > needed ? settled : needed;
+    if (settled < cls->tp_basicsize) {
+        cls->tp_basicsize = settled;
+    }
 }
 
 /* The tp_alloc of prepared record classes, which have no __dict__: room for
@@ -154,6 +197,7 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
     }
     if (is_unused(cls)) {
         cls->tp_free = PyObject_GC_Del; /* its room is fixed from now on */
+        settle_room(cls);
     }
     Py_ssize_t room = room_in_layout(cls);
     PyObject *record = PyType_GenericAlloc(cls, nitems > room ? nitems - room : 0);
@@ -193,6 +237,10 @@ prepare_allocation(PyTypeObject *cls, PyTypeObject *record)
     if (cls->tp_alloc != record_alloc) {
         cls->tp_alloc = record_alloc;
         cls->tp_free = is_empty_class(cls) ? record_free_building_empty : record_free_building;
+        /* One item more than its base: the class is its own "solid base",
+         * so CPython lets no class list it in its MRO (a metaclass's mro())
+         * but its subclasses, which lay_out_members sees. */
+        cls->tp_basicsize += (Py_ssize_t)sizeof(PyObject *);
     }
     return 0;
 }
@@ -203,9 +251,15 @@ prepare_allocation(PyTypeObject *cls, PyTypeObject *record)
 static void
 finish_allocation(PyTypeObject *cls)
 {
-    if (is_building(cls)) {
-        cls->tp_free = cls->tp_free == record_free_building_empty ? record_free_unused
-                                                                   : PyObject_GC_Del;
+    if (!is_building(cls)) {
+        return;
+    }
+    if (cls->tp_free == record_free_building_empty) {
+        cls->tp_free = record_free_unused;
+    }
+    else {
+        cls->tp_free = PyObject_GC_Del;
+        settle_room(cls);
     }
 }
 
@@ -227,11 +281,13 @@ widen_reach(PyTypeObject *cls, Py_ssize_t reach, PyObject *accessor)
     return found > reach ? found : reach;
 }
 
-/* Before member descriptors of cls reaching reach items are written into
- * its dict: give its layout room for them, unless it has it. Only a class
- * being built or unused may grow (see above), with no record base being
- * built and no subclass (either would have copied its size before this).
- * No Python code runs here. */
+/* Before a member descriptor of cls reaching reach items is made: give the
+ * layout of cls room for it, unless it has it. Only a class being built or
+ * unused may grow (see above), with no record base being built and no
+ * subclass (either would have copied its size before this); such a class
+ * keeps one item of room beyond every descriptor made so far (settle_room
+ * gives it back), so that each new one grows it, and so is checked. No
+ * Python code runs here. */
 static int
 lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
 {
@@ -242,10 +298,16 @@ lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
         PyErr_SetString(PyExc_TypeError, "member descriptors need a tuple subclass");
         return -1;
     }
-    if (reach > 0 && reach <= room_in_layout(cls)) {
+    if (reach < 0 || reach > MAX_ROOM) {
+        PyErr_SetString(PyExc_ValueError, "a record field's index is out of range");
+        return -1;
+    }
+    int growing = is_building(cls) || is_unused(cls);
+    Py_ssize_t wanted = growing ? reach + 1 : reach;
+    if (wanted <= room_in_layout(cls)) {
         return 0;
     }
-    if (reach < 0 || !(is_building(cls) || is_unused(cls))) {
+    if (!growing) {
         PyErr_SetString(PyExc_TypeError,
                         "member descriptors need a record class with no instance yet");
         return -1;
@@ -265,23 +327,88 @@ lay_out_members(PyTypeObject *cls, Py_ssize_t reach)
                    ((PyHeapTypeObject *)cls)->ht_name);
         return -1;
     }
-    cls->tp_basicsize = PyTuple_Type.tp_basicsize + reach * (Py_ssize_t)sizeof(PyObject *);
+    cls->tp_basicsize = PyTuple_Type.tp_basicsize + wanted * (Py_ssize_t)sizeof(PyObject *);
     return 0;
 }
 
-/* namespace[name] = value, where a member descriptor goes after what the
- * dict holds already (the default it replaces is taken out first): dill
- * pickles a class by value in the order of its dict, and the __new__ written
- * before the accessors is what tells records that dill is at work
- * (constructor_reduce), before dill pickles an accessor. */
-static int
-write_member(PyObject *namespace, PyObject *name, PyObject *value)
+/* The values a class's dict held before a write replaced or deleted them,
+ * kept alive until the write is over (graveyard_release): freeing one may
+ * run Python code (a __del__), which must not see a half-written class, nor
+ * find a value the type's lookup caches still point to. */
+#define GRAVEYARD_SMALL 16
+
+typedef struct {
+    PyObject *small[GRAVEYARD_SMALL];
+    PyObject **items;
+    Py_ssize_t count, capacity;
+} Graveyard;
+
+static void
+graveyard_init(Graveyard *graveyard)
 {
-    if (Py_IS_TYPE(value, &PyMemberDescr_Type)) {
-        int found = PyDict_Contains(namespace, name);
-        if (found < 0 || (found && PyDict_DelItem(namespace, name) < 0)) {
+    graveyard->items = graveyard->small;
+    graveyard->count = 0;
+    graveyard->capacity = GRAVEYARD_SMALL;
+}
+
+/* Keep a new reference to value (if any); -1 on error. */
+static int
+graveyard_keep(Graveyard *graveyard, PyObject *value)
+{
+    if (value == NULL) {
+        return 0;
+    }
+    if (graveyard->count == graveyard->capacity) {
+        Py_ssize_t capacity = graveyard->capacity * 2;
+        PyObject **items = graveyard->items == graveyard->small
+                               ? PyMem_New(PyObject *, capacity)
+                               : PyMem_Resize(graveyard->items, PyObject *, capacity);
+        if (items == NULL) {
+            PyErr_NoMemory();
             return -1;
         }
+        if (graveyard->items == graveyard->small) {
+            memcpy(items, graveyard->small, sizeof(graveyard->small));
+        }
+        graveyard->items = items;
+        graveyard->capacity = capacity;
+    }
+    graveyard->items[graveyard->count++] = Py_NewRef(value);
+    return 0;
+}
+
+/* Release what the graveyard kept: call after PyType_Modified. */
+static void
+graveyard_release(Graveyard *graveyard)
+{
+    for (Py_ssize_t i = 0; i < graveyard->count; i++) {
+        Py_DECREF(graveyard->items[i]);
+    }
+    if (graveyard->items != graveyard->small) {
+        PyMem_Free(graveyard->items);
+    }
+    graveyard_init(graveyard);
+}
+
+/* namespace[name] = value, keeping what it replaces in graveyard. A member
+ * descriptor goes after what the dict holds already (the default it
+ * replaces is taken out first): dill pickles a class by value in the order
+ * of its dict, and the __new__ written before the accessors is what tells
+ * records that dill is at work (constructor_reduce), before dill pickles an
+ * accessor. No Python code runs here: names are exact str. */
+static int
+write_member(Graveyard *graveyard, PyObject *namespace, PyObject *name, PyObject *value)
+{
+    PyObject *old = PyDict_GetItemWithError(namespace, name); /* kept before it goes */
+    if (old == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (graveyard_keep(graveyard, old) < 0) {
+        return -1;
+    }
+    if (old != NULL && Py_IS_TYPE(value, &PyMemberDescr_Type)
+        && PyDict_DelItem(namespace, name) < 0) {
+        return -1;
     }
     return PyDict_SetItem(namespace, name, value);
 }

@@ -286,11 +286,16 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
             _set_one_by_one(cls, attributes)
             return
         # One write goes through type.__setattr__, which runs PyType_Modified
-        # and so drops cached lookups for every write into the dict.
+        # and so drops cached lookups for every write into the dict. What the
+        # writes replace is kept until then: freeing it may run a __del__,
+        # which must not see the class half-written, nor find a value the
+        # type's lookup caches still point to.
+        replaced = [namespace[name] for name in attributes if name in namespace]
         last_name, last_value = attributes.popitem()
         namespace.update(attributes)
         attributes[last_name] = last_value
         setattr(cls, last_name, last_value)
+        del replaced
 
     class _PatchedProbe(tuple):  # type: ignore[type-arg]
         pass

@@ -64,7 +64,7 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
     if accelerator is not None and isinstance(cls, type) and type(name) is str:
         try:
             return accelerator.member(cls, name, index, doc if type(doc) is str else "")
-        except TypeError:  # no room for the item: the bounds-checked accessor
+        except (TypeError, ValueError):  # no room for the item: the bounds-checked accessor
             pass
     return accessor(index, doc)
 
