@@ -650,7 +650,7 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
          * record (prepare_allocation), with its room first (Python code may
          * run before the build ends, and find the descriptor); else the
          * bounds-checked accessor. */
-        int members = is_building(cls);
+        int members = MEMBERS_ARE_FASTER && is_building(cls);
         if (members && lay_out_members(cls, index + 1) < 0) {
             goto done;
         }

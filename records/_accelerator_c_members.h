@@ -53,6 +53,11 @@
  * interned strings; not compiled on its own.
  */
 
+/* Only where the interpreter specialises attribute reads (3.11+) is a
+ * member descriptor faster than _tuplegetter; on 3.10 it is slower, and the
+ * builders make _tuplegetters there. */
+#define MEMBERS_ARE_FASTER (PY_VERSION_HEX >= 0x030B0000)
+
 #if PY_VERSION_HEX < 0x030C0000
 #define Py_T_OBJECT_EX T_OBJECT_EX
 #define Py_READONLY READONLY

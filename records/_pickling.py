@@ -41,6 +41,9 @@ import sys
 from ._accelerator import c as accelerator
 from ._accessors import accessor
 
+#: Whether records makes fields member descriptors (see ``_builder``).
+MEMBERS_ARE_FASTER = sys.version_info >= (3, 11)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,7 +64,12 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
         found = accelerator.field(existing)
         if found is not None and found == (cls, index):
             return existing
-    if accelerator is not None and isinstance(cls, type) and type(name) is str:
+    if (
+        MEMBERS_ARE_FASTER
+        and accelerator is not None
+        and isinstance(cls, type)
+        and (type(name) is str)
+    ):
         try:
             return accelerator.member(cls, name, index, doc if type(doc) is str else "")
         except (TypeError, ValueError):  # no room for the item: the bounds-checked accessor

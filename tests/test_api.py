@@ -6,9 +6,8 @@ import inspect
 import sys
 
 import pytest
-from support.platform_marks import cpython_messages
+from support.platform_marks import MEMBER_FIELDS, cpython_messages
 
-import records
 from records import Record, field
 
 
@@ -244,7 +243,7 @@ class TestDocs:
 
         assert "The a." == Documented.a.__doc__
         assert "Alias for field number 1" == Documented.b.__doc__
-        if records.ACCELERATED:  # a member descriptor, wherever the class is made
+        if MEMBER_FIELDS:  # a member descriptor, wherever the class is made
             with pytest.raises(AttributeError):
                 Documented.b.__doc__ = "Changed."
         else:

@@ -5,8 +5,8 @@ import typing
 from typing import ClassVar
 
 import pytest
+from support.platform_marks import MEMBER_FIELDS
 
-import records
 from records import MISSING, Record, field, fields
 
 
@@ -163,7 +163,7 @@ class TestFieldCollection:
             x: int
 
         assert A.x is not B.x
-        if records.ACCELERATED:  # member descriptors: their docs are read-only
+        if MEMBER_FIELDS:  # member descriptors: their docs are read-only
             with pytest.raises(AttributeError):
                 A.x.__doc__ = "changed"
         else:
@@ -422,7 +422,7 @@ class TestDefinitionErrors:
             class C(A, B):
                 pass
 
-        if records.ACCELERATED:
+        if MEMBER_FIELDS:
             # Each layout has room for its fields: CPython refuses the class
             # before records sees it.
             assert "multiple bases have instance lay-out conflict" == str(info.value)

@@ -11,9 +11,9 @@ import types
 from typing import Generic, Protocol, TypeVar
 
 import pytest
+from support.platform_marks import MEMBER_FIELDS
 from support.python_builder import python_builder
 
-import records
 from records import Record, _accessors, _layout, field
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ class TestPatch:
             assert getattr(Slotted, attribute) == getattr(Patched, attribute)
         # With the accelerator, the layout also has room for the one field
         # (member descriptors); an instance takes a tuple's memory either way.
-        room = Patched.__itemsize__ if records.ACCELERATED else 0
+        room = Patched.__itemsize__ if MEMBER_FIELDS else 0
         assert Slotted.__basicsize__ + room == Patched.__basicsize__
         assert sys.getsizeof((1,)) == sys.getsizeof(Patched(1))
         managed_dict = 1 << 4

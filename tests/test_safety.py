@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from support.platform_marks import cpython_only, needs_layout_patch
+from support.platform_marks import cpython_only, member_fields, needs_layout_patch
 
 import records
 from records import Record, field
@@ -660,7 +660,7 @@ class TestOneBehaviourOnBothPaths:
         assert made.tags is not Tagged("b", marker).tags
 
 
-@pytest.mark.skipif(not records.ACCELERATED, reason="member descriptors: C accelerator")
+@member_fields
 class TestMemberAccessors:
     """Fields read as member descriptors (no bounds check): every guard they need."""
 
@@ -1248,7 +1248,9 @@ class TestMemberAccessors:
             print("done", len(kept))
             """
         )
-        assert "refused: mro() returned base with unsuitable layout ('P')\ndone 1\n" in output
+        # 3.15 says "S.mro()".
+        assert "mro() returned base with unsuitable layout ('P')\ndone 1\n" in output
+        assert "refused: " in output
 
     def test_a_replaced_default_is_freed_after_the_writes(self):
         """A default freed when its field's accessor replaces it runs its __del__ on a whole class."""

@@ -57,9 +57,13 @@ def time_statement(statement: str, namespace: dict[str, Any], number: int) -> fl
     return timeit.timeit(statement, globals=namespace, number=number) / number
 
 
-def time_callable(function: Callable[[], object], number: int) -> float:
-    """Seconds per call of *function*, over *number* calls."""
-    return timeit.timeit(function, number=number) / number
+def time_callable(function: Callable[[], object], number: int, *, gc_on: bool = False) -> float:
+    """
+    Seconds per call of *function*, over *number* calls; with the garbage
+    collector on if *gc_on* (``timeit`` turns it off otherwise).
+    """
+    setup = "import gc; gc.enable()" if gc_on else "pass"
+    return timeit.Timer(function, setup=setup).timeit(number=number) / number
 
 
 def medians(samples: dict[str, list[float]]) -> dict[str, float]:

@@ -55,7 +55,7 @@ def full(
     scaling_rounds = max(3, rounds // 3)
     per_peer_rounds = rounds * len(peers)
     steps = (
-        5 * per_peer_rounds  # class creation, five configurations
+        7 * per_peer_rounds  # class creation, seven configurations
         + rounds  # start-up
         + 7  # import time
         + per_peer_rounds  # instance operations
@@ -66,15 +66,17 @@ def full(
     progress = harness.Progress(steps)
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "full"), "rounds": rounds}
     creation: dict[str, Any] = {}
-    for label, count, defaults, fresh in (
-        ("5 fields", 5, 2, False),
-        ("5 fields, new names every class", 5, 2, True),
-        ("1 field", 1, 0, False),
-        ("10 fields", 10, 2, False),
-        ("30 fields", 30, 2, False),
+    for label, count, defaults, options in (
+        ("5 fields", 5, 2, {}),
+        ("5 fields, garbage collector on", 5, 2, {"gc_on": True}),
+        ("5 fields, functional form", 5, 0, {"functional": True}),
+        ("5 fields, new names every class", 5, 2, {"fresh_names": True}),
+        ("1 field", 1, 0, {}),
+        ("10 fields", 10, 2, {}),
+        ("30 fields", 30, 2, {}),
     ):
         samples = suite.class_creation(
-            peers, count, defaults, rounds, progress, fresh_names=fresh, per_round=100
+            peers, count, defaults, rounds, progress, per_round=100, **options
         )
         creation[label] = report.summarise(samples)
     results["class creation"] = creation

@@ -65,12 +65,16 @@ def class_creation(
     *,
     fresh_names: bool = False,
     per_round: int = 200,
+    functional: bool = False,
+    gc_on: bool = False,
 ) -> dict[str, list[float]]:
     """
     Seconds per class definition, *rounds* samples per peer.
 
     With *fresh_names*, every class has field names never seen before (a
     shape-cache miss for records); otherwise one class statement is repeated.
+    With *functional*, each peer's functional form makes the class (where it
+    has one); with *gc_on*, the garbage collector runs as it would.
     """
     samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
     namespaces: dict[str, dict[str, Any]] = {}
@@ -90,11 +94,13 @@ def class_creation(
                 counter += 1
                 if fresh_names:
                     names = field_names(field_count, prefix=f"n{counter}_")
-                statements.append(peer.define(f"P{counter}", names, default_count))
+                make = peer.functional if functional and peer.functional else peer.define
+                statements.append(make(f"P{counter}", names, default_count))
             body = "".join(statements)
             namespace = dict(namespaces[peer.name])
             exec("def run():\n" + _indent(body), namespace)  # generated names only
-            samples[peer.name].append(harness.time_callable(namespace["run"], 1) / per_round)
+            seconds = harness.time_callable(namespace["run"], 1, gc_on=gc_on)
+            samples[peer.name].append(seconds / per_round)
             progress.step(f"class creation, {field_count} fields: {peer.name}")
     return samples
 

@@ -1,9 +1,11 @@
 """Markers for what only some interpreters can check (see tests/README.md)."""
 
 import platform
+import sys
 
 import pytest
 
+import records
 from records import _layout
 
 PYPY = platform.python_implementation() == "PyPy"
@@ -22,3 +24,12 @@ cpython_only = pytest.mark.skipif(
 #: Literal argument-error texts are CPython's; elsewhere parity with
 #: collections.namedtuple is checked instead (test_messages_match_namedtuple).
 cpython_messages = pytest.mark.skipif(PYPY, reason="PyPy words argument errors differently")
+
+#: Whether a record's fields are member descriptors here: with the C
+#: accelerator from 3.11 on (on 3.10, _tuplegetter reads faster).
+MEMBER_FIELDS = records.ACCELERATED and sys.version_info >= (3, 11)
+
+#: Tests of member-descriptor fields and the room they need.
+member_fields = pytest.mark.skipif(
+    not MEMBER_FIELDS, reason="fields are member descriptors with the accelerator, 3.11+"
+)
