@@ -49,8 +49,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-#: ``types.MemberDescriptorType``, without importing ``types``.
-_member_type: type = type(type.__dict__["__basicsize__"])
+class _Slot:
+    __slots__ = ("slot",)
+
+
+#: ``types.MemberDescriptorType``, without importing ``types``: the type of
+#: a ``__slots__`` entry's accessor (on every interpreter).
+_member_type: type = type(_Slot.__dict__["slot"])
 
 
 def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:

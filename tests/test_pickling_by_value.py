@@ -117,7 +117,7 @@ def check(name, cls, record):
 """
 
 
-def dill_cannot_pickle_functions() -> str | None:
+def dill_cannot_pickle_functions():
     """Why dill cannot pickle a plain function here, if it cannot (dill 0.4 on 3.15)."""
     import dill
 
