@@ -10,6 +10,7 @@ Point(x=1, y=0)
 """
 
 from . import _accelerator
+from ._everywhere import restore_namedtuple, use_for_namedtuple
 from ._fields import MISSING, Field, field
 from ._funcs import asdict, fields, replace
 from ._namedtuple import namedtuple
@@ -36,4 +37,6 @@ __all__ = [
     "fields",
     "namedtuple",
     "replace",
+    "restore_namedtuple",
+    "use_for_namedtuple",
 ]

@@ -79,9 +79,10 @@ def install(record: type) -> None:
     for name, method in methods.items():
         python_methods[name] = record.__dict__[name]
         type.__setattr__(record, name, method)
-    from . import _pickling
+    from . import _namedtuple, _pickling
 
     _pickling.install()
+    _namedtuple.c_namedtuple = builder.namedtuple
 
 
 def builder_helpers(record: type) -> dict[str, object]:

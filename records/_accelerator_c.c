@@ -77,6 +77,12 @@ static PyObject *str_getnewargs;      /* "__getnewargs__" */
 static PyObject *str_dill;            /* "dill._dill" */
 static PyObject *str_orig_bases;      /* "__orig_bases__" */
 static PyObject *str_pickling;        /* "records._pickling" */
+static PyObject *str_slots;           /* "__slots__" */
+static PyObject *str_make;            /* "_make" */
+static PyObject *str_replace;         /* "_replace" */
+static PyObject *str_dunder_replace;  /* "__replace__" */
+static PyObject *str_getstate;        /* "__getstate__" */
+static PyObject *str_getnewargs_ex;   /* "__getnewargs_ex__" */
 static PyObject *empty_tuple;
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
@@ -122,6 +128,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 #include "_accelerator_c_constructor.h"
 #include "_accelerator_c_builder.h"
 #include "_accelerator_c_methods.h"
+#include "_accelerator_c_namedtuple.h"
 
 static PyMethodDef module_methods[] = {
     {"record_methods", records_record_methods, METH_O,
@@ -198,6 +205,12 @@ module_exec(PyObject *module)
         {&str_dill, "dill._dill"},
         {&str_orig_bases, "__orig_bases__"},
         {&str_pickling, "records._pickling"},
+        {&str_slots, "__slots__"},
+        {&str_make, "_make"},
+        {&str_replace, "_replace"},
+        {&str_dunder_replace, "__replace__"},
+        {&str_getstate, "__getstate__"},
+        {&str_getnewargs_ex, "__getnewargs_ex__"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (*names[i].slot == NULL

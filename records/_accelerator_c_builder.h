@@ -42,6 +42,7 @@ typedef struct {
     PyObject *factory_marker;       /* _fields.FACTORY */
     PyObject *register_dill;        /* _pickling.register_dill() -> bool */
     PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
+    PyObject *tuple_bases;          /* (tuple,): the bases of records.namedtuple's classes */
     int dill_registered;            /* register_dill() said it is done */
     Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
     int measuring;                  /* a probe class is being made to measure it */
@@ -79,6 +80,7 @@ builder_traverse(Builder *self, visitproc visit, void *arg)
     BUILDER_FIELDS(VISIT_FIELD)
 #undef VISIT_FIELD
     Py_VISIT(self->codes);
+    Py_VISIT(self->tuple_bases);
     return 0;
 }
 
@@ -89,6 +91,7 @@ builder_clear(Builder *self)
     BUILDER_FIELDS(CLEAR_FIELD)
 #undef CLEAR_FIELD
     Py_CLEAR(self->codes);
+    Py_CLEAR(self->tuple_bases);
     return 0;
 }
 
@@ -128,7 +131,8 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->baseline = -1;
     self->measuring = 0;
     self->dill_registered = 0;
-    if (PyDict_GET_SIZE(kwargs) != 19 || (self->codes = PyDict_New()) == NULL) {
+    if (PyDict_GET_SIZE(kwargs) != 19 || (self->codes = PyDict_New()) == NULL
+        || (self->tuple_bases = PyTuple_Pack(1, (PyObject *)&PyTuple_Type)) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
         }
@@ -1208,7 +1212,12 @@ builder_build(PyObject *self, PyObject *cls)
     return outcome < 0 ? NULL : PyBool_FromLong(outcome);
 }
 
+static PyObject *builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs);
+
 static PyMethodDef builder_methods[] = {
+    {"namedtuple", (PyCFunction)(void (*)(void))builder_namedtuple, METH_FASTCALL,
+     "namedtuple(typename, fields, parameters, defaults, module) -> type\n\n"
+     "The class of records.namedtuple for checked names (records/_namedtuple.py)."},
     {"init_subclass", builder_init_subclass, METH_NOARGS,
      "init_subclass() -> classmethod\n\nRecord.__init_subclass__, served by this Builder."},
     {"build", builder_build, METH_O,

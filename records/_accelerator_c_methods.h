@@ -300,6 +300,8 @@ is_atomic(PyObject *item)
            || PyComplex_CheckExact(item);
 }
 
+static PyObject *deepcopy_items(PyObject *self, PyObject *memo);
+
 static PyObject *
 record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
                 Py_ssize_t nargs, PyObject *kwnames)
@@ -312,6 +314,14 @@ record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *a
     if (!reduced_as_usual(self, defining_class)) {
         return copy_by_reduce(self, memo);
     }
+    return deepcopy_items(self, memo);
+}
+
+/* A new record of the class of self, of deep copies of its items, as
+ * copy.deepcopy makes it from its reduction (memo: copy's, or None). */
+static PyObject *
+deepcopy_items(PyObject *self, PyObject *memo)
+{
     PyObject *copy = PyImport_ImportModule("copy");
     PyObject *deepcopy = copy == NULL ? NULL : PyObject_GetAttrString(copy, "deepcopy");
     Py_XDECREF(copy);

@@ -85,22 +85,17 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
         field_defaults = dict(zip(names[len(names) - len(defaults) :], defaults))
 
     fields = tuple(map(sys.intern, names))
-    arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
-    globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     # collections.namedtuple's eval reads the names as source does: NFKC
     # normalized, so a name may become a constant's (a ValueError from 3.14
-    # on), and two names one parameter (a SyntaxError).
-    parameters = fields if "".join(fields).isascii() else tuple(map(as_in_source, fields))
-    if PY_3_14_PLUS:
-        constant = next((p for p in parameters if p in _CONSTANTS), None)
-        if constant is not None:
-            msg = f"identifier field can't represent {constant!r} constant"
-            raise ValueError(msg)
-    if len(set(parameters)) != len(parameters):
-        duplicate = next(p for i, p in enumerate(parameters) if p in parameters[:i])
-        kind = "parameter" if PY_3_15_PLUS else "argument"
-        msg = f"duplicate {kind} {duplicate!r} in function definition"
-        raise SyntaxError(msg, ("<string>", 1, 0, ""))
+    # on), and two names one parameter (a SyntaxError). ASCII names were
+    # checked as they are.
+    parameters = fields if "".join(fields).isascii() else _parameters(fields)
+    if module is None:
+        module = caller_module(1)
+    if c_namedtuple is not None:
+        return c_namedtuple(typename, fields, parameters, defaults, module)  # type: ignore[no-any-return]
+    arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
+    globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
     _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
@@ -130,12 +125,34 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     for index, name in enumerate(fields):
         namespace[name] = accessor(index, docs[index])
     result = type(typename, (tuple,), namespace)
-
-    if module is None:
-        module = caller_module(1)
     if module is not None:
         result.__module__ = module
     return result
+
+
+def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
+    """
+    Return non-ASCII *fields* as the parameters that ``eval`` of their names
+    gives, raising what it raises for a constant's name or two names that
+    read as one.
+    """
+    parameters = tuple(map(as_in_source, fields))
+    if PY_3_14_PLUS:
+        constant = next((p for p in parameters if p in _CONSTANTS), None)
+        if constant is not None:
+            msg = f"identifier field can't represent {constant!r} constant"
+            raise ValueError(msg)
+    if len(set(parameters)) != len(parameters):
+        duplicate = next(p for i, p in enumerate(parameters) if p in parameters[:i])
+        kind = "parameter" if PY_3_15_PLUS else "argument"
+        msg = f"duplicate {kind} {duplicate!r} in function definition"
+        raise SyntaxError(msg, ("<string>", 1, 0, ""))
+    return parameters
+
+
+#: The C accelerator's class builder for named tuples, where it is loaded
+#: (set by ``records._accelerator.install``): it makes the same class.
+c_namedtuple: Any = None
 
 
 def _check_names(typename: str, names: list[str], *, rename: bool) -> None:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+
 class _Slot:
     __slots__ = ("slot",)
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import records
-from records._bench import harness, peers, plot, report, run, suite
+from records._bench import dropin, harness, peers, plot, report, run, suite
 
 
 def test_quick_run_prints_key_table():
@@ -60,7 +60,8 @@ def test_missing_peer_is_skipped(monkeypatch, capsys):
 def test_full_run_writes_results(tmp_path, monkeypatch):
     """A small full run writes JSON and Markdown with every section."""
     monkeypatch.setattr(run, "PEERS", (peers.PEERS[0], peers.PEERS[5]))
-    results = run.full(str(tmp_path), rounds=1, sizes=(1, 3), memory_count=1000)
+    monkeypatch.setattr(dropin, "STARTUP_MODULES", ("asyncio",))
+    results = run.full(str(tmp_path), rounds=1, sizes=(1, 3), memory_count=1000, echo=(2, 20))
     variant = "" if records.ACCELERATED else "-pure"  # the path records ran on
     stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}{variant}"
     data = json.loads((tmp_path / f"{stem}.json").read_text())
@@ -84,6 +85,14 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
     assert "| attribute access, in a function |" in markdown
     assert "records.Record" in markdown
     assert f"records ran on its {records.ACCELERATOR}." in markdown
+    drop_in = data["namedtuple drop-in"]
+    assert {"collections.namedtuple", "records.namedtuple"} <= set(drop_in["_replace"]["median"])
+    assert "## records.namedtuple, the drop-in" in markdown
+    if dropin.opt_in_installed():
+        assert {"asyncio"} == set(data["opt-in start-up"]["classes built"])
+        assert data["opt-in start-up"]["classes built"]["asyncio"] > 5
+        assert 2 == data["opt-in echo server"]["clients"]
+        assert "## The RECORDS_NAMEDTUPLE opt-in" in markdown
 
 
 def test_charts(tmp_path):

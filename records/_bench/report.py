@@ -217,4 +217,64 @@ def full_markdown(results: dict[str, Any]) -> str:
                 ]
                 parts.append(f"| {size} | " + " | ".join(row) + " |")
             parts.append("")
+    parts += dropin_markdown(results)
     return "\n".join(parts) + "\n"
+
+
+def dropin_markdown(results: dict[str, Any]) -> list[str]:
+    """Return the tables of the drop-in namedtuple and the opt-in, where the run has them."""
+    parts: list[str] = []
+    if "namedtuple drop-in" in results:
+        table = results["namedtuple drop-in"]
+        columns = list(next(iter(table.values()))["median"])
+        parts += [
+            "",
+            "## records.namedtuple, the drop-in",
+            "",
+            "Five fields, no defaults (cnamedtuple takes none), ratios to collections.namedtuple:",
+            "",
+            "| | " + " | ".join(columns) + " |",
+            "|---|" + "---|" * len(columns),
+        ]
+        for label, summary in table.items():
+            unit = "µs" if label.startswith("class") else "ns"
+            parts.append(_row(label, summary, columns, unit))
+    if "opt-in start-up" in results:
+        startup = results["opt-in start-up"]
+        parts += [
+            "",
+            "## The RECORDS_NAMEDTUPLE opt-in",
+            "",
+            "Whole-process start-up, `python -c 'import <module>'`, medians, opt-in off and on:",
+            "",
+            "| import | named tuple classes built | off | on | on / off |",
+            "|---|---|---|---|---|",
+        ]
+        for module, built in startup["classes built"].items():
+            off = harness.medians({"x": startup["off"][module]})["x"]
+            on = harness.medians({"x": startup["on"][module]})["x"]
+            times = f"{off * 1e3:.1f} ms | {on * 1e3:.1f} ms | {on / off:.2f}×"
+            parts.append(f"| {module} | {built} | {times} |")
+        empty = harness.medians(startup["empty"])
+        parts += [
+            "",
+            f"`python -c pass`: {empty['off'] * 1e3:.1f} ms off, {empty['on'] * 1e3:.1f} ms on"
+            " (on imports records).",
+        ]
+    if "opt-in echo server" in results:
+        echo = results["opt-in echo server"]
+        off, on = (harness.medians({"x": echo[key]})["x"] for key in ("off", "on"))
+        parts += [
+            "",
+            f"asyncio echo server on 127.0.0.1, {echo['clients']} clients of {echo['requests']}"
+            f" requests: {off:,.0f} requests/s off, {on:,.0f} on ({on / off:.2f}×).",
+        ]
+    if "opt-in pth cost" in results:
+        cost = results["opt-in pth cost"]
+        parts += [
+            "",
+            f"What `records_namedtuple.pth` costs each start-up while the opt-in is off:"
+            f" {cost['pth line'] * 1e6:.2f} µs, of a {cost['python -c pass'] * 1e3:.1f} ms"
+            " `python -c pass`.",
+        ]
+    return parts

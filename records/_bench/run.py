@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from . import harness, report, suite
+from . import dropin, harness, report, suite
 from .peers import PEERS
 
 TYPE_CHECKING = False
@@ -49,8 +49,13 @@ def full(
     *,
     sizes: tuple[int, ...] = SCALING_SIZES,
     memory_count: int = 1_000_000,
+    echo: tuple[int, int] = (20, 500),
 ) -> dict[str, Any]:
-    """Everything, written to *output* as JSON and Markdown (charts: see ``plot``)."""
+    """
+    Everything, written to *output* as JSON and Markdown (charts: see
+    ``plot``); the opt-in's figures where records is installed with its
+    ``.pth`` file, *echo* giving the echo server's clients and requests.
+    """
     peers, missing = available_peers()
     scaling_rounds = max(3, rounds // 3)
     per_peer_rounds = rounds * len(peers)
@@ -62,6 +67,8 @@ def full(
         + per_peer_rounds  # attribute access by where the class is made
         + len(peers)  # memory
         + len(sizes) * (scaling_rounds * len(peers) + 1)
+        + rounds * len(dropin._factories())  # the drop-in namedtuple
+        + 2 * scaling_rounds  # start-up and the echo server with the opt-in
     )
     progress = harness.Progress(steps)
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "full"), "rounds": rounds}
@@ -91,6 +98,17 @@ def full(
     }
     results["memory"] = suite.memory(peers, memory_count, progress)
     results["scaling"] = suite.scaling(peers, sizes, scaling_rounds, progress)
+    operations = dropin.namedtuple_operations(rounds, progress)
+    results["namedtuple drop-in"] = {
+        name: report.summarise(samples) for name, samples in operations.items()
+    }
+    if dropin.opt_in_installed():
+        results["opt-in start-up"] = dropin.startup(scaling_rounds, progress)
+        clients, requests = echo
+        results["opt-in echo server"] = dropin.echo_server(
+            scaling_rounds, progress, clients=clients, requests=requests
+        )
+        results["opt-in pth cost"] = dropin.pth_cost()
     progress.finish()
 
     os.makedirs(output, exist_ok=True)

@@ -1,0 +1,585 @@
+/*
+ * records.namedtuple's classes, built in C: the C twin of what
+ * records/_namedtuple.py builds, which is collections.namedtuple's class.
+ *
+ * type() costs a class statement's work (its namespace walk, the slot table
+ * looked up name by name): about a seventh of collections.namedtuple's time,
+ * before any of the class is made. So the class is made from a PyType_Spec
+ * built for the call, on the stack, whose slots are shared by every
+ * namedtuple class: tp_repr and one table of methods (_make, _replace,
+ * _asdict, __getnewargs__, __copy__, __deepcopy__, __rich_repr__), of which
+ * CPython makes one descriptor each for the class. Then only what is the
+ * class's own is written into its dict: _fields, _field_defaults,
+ * __match_args__, __doc__, __slots__ = (), the _tuplegetter accessors (as
+ * CPython's own tests of namedtuple require: their docs are writable), and
+ * __new__: the Python function collections.namedtuple makes (same globals,
+ * name, doc and defaults, from records' code cache instead of eval), held
+ * by a Constructor, so that calls to the class take the C constructor.
+ *
+ * A method acts as collections' closures do: on the field names of the
+ * class that made it (the one it was defined for, whose tp_cache holds
+ * them), not on a subclass's _fields; _replace calls self._make and _asdict
+ * reads self._fields, as theirs do, and each goes the generic way (the same
+ * calls, in C) wherever a subclass changed what it relies on (_make,
+ * __iter__, pickling, __new__).
+ *
+ * Part of records/_accelerator_c.c, which includes it once, after the
+ * builder and Record's methods; not compiled on its own.
+ */
+
+static PyObject *nt_repr(PyObject *self);
+
+/* What a namedtuple class keeps of its own, in its tp_cache (unused by
+ * CPython 3.10-3.15, released with the class): (field names, the format of
+ * its repr, "(x=%r, y=%r)"), as collections' closures hold them. */
+enum { NT_NAMES, NT_REPR_FORMAT, NT_DATA_SIZE };
+
+static PyObject *
+nt_data_of(PyTypeObject *cls)
+{
+    PyObject *data = cls->tp_cache;
+    return data != NULL && PyTuple_CheckExact(data) && PyTuple_GET_SIZE(data) == NT_DATA_SIZE
+                   && cls->tp_repr == nt_repr
+               ? data
+               : NULL;
+}
+
+/* The field names of the namedtuple class cls made, or NULL. */
+static PyObject *
+nt_names_of(PyTypeObject *cls)
+{
+    PyObject *data = nt_data_of(cls);
+    return data == NULL ? NULL : PyTuple_GET_ITEM(data, NT_NAMES);
+}
+
+/* The data of the namedtuple class that type derives from: the first in
+ * its MRO that records made. */
+static PyObject *
+nt_data(PyTypeObject *type)
+{
+    PyObject *mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *data = nt_data_of((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
+        if (data != NULL) {
+            return data;
+        }
+    }
+    PyErr_Format(PyExc_TypeError, "'%.200s' is not a named tuple class", type->tp_name);
+    return NULL;
+}
+
+/* 1 if instances of type iterate as their tuple items do. */
+static inline int
+iterates_as_tuple(PyTypeObject *type)
+{
+    return type->tp_iter == PyTuple_Type.tp_iter;
+}
+
+/* self.__class__.__name__ + "(x=%r, y=%r)" % self, as collections' __repr__. */
+static PyObject *
+nt_repr(PyObject *self)
+{
+    PyObject *data = nt_data(Py_TYPE(self));
+    if (data == NULL) {
+        return NULL;
+    }
+    Py_INCREF(data); /* the item reprs may run any code */
+    PyObject *text = NULL, *result = NULL;
+    PyObject *cls = PyObject_GetAttr(self, str_class);
+    PyObject *name = cls == NULL ? NULL : PyObject_GetAttr(cls, str_name);
+    if (name != NULL) {
+        text = PyUnicode_Format(PyTuple_GET_ITEM(data, NT_REPR_FORMAT), self);
+    }
+    if (text != NULL) {
+        result = PyNumber_Add(name, text); /* name may be any object, as in Python */
+    }
+    Py_XDECREF(text);
+    Py_XDECREF(name);
+    Py_XDECREF(cls);
+    Py_DECREF(data);
+    return result;
+}
+
+/* One argument named iterable, positional or by keyword: *iterable. */
+static int
+one_iterable(const char *method, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             PyObject **iterable)
+{
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs + nkw != 1
+        || (nkw == 1
+            && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "iterable") != 0)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument, iterable (%zd given)",
+                     method, nargs + nkw);
+        return -1;
+    }
+    *iterable = args[0];
+    return 0;
+}
+
+/* tuple.__new__(cls, values), which must hold count items, as _make says. */
+static PyObject *
+nt_make_from(PyTypeObject *cls, PyObject *values, Py_ssize_t count)
+{
+    Py_ssize_t got = PyTuple_GET_SIZE(values);
+    if (got != count) {
+        PyErr_Format(PyExc_TypeError, "Expected %zd arguments, got %zd", count, got);
+        return NULL;
+    }
+    return copy_record(cls, values);
+}
+
+static PyObject *
+nt_make(PyObject *cls, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
+        PyObject *kwnames)
+{
+    PyObject *iterable;
+    PyObject *names = nt_names_of(defining_class);
+    if (names == NULL) {
+        PyErr_SetString(PyExc_TypeError, "_make() needs a named tuple class");
+        return NULL;
+    }
+    if (one_iterable("_make", args, nargs, kwnames, &iterable) < 0) {
+        return NULL;
+    }
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, defining_class)) {
+        PyErr_SetString(PyExc_TypeError, "_make() needs a subclass of its named tuple");
+        return NULL;
+    }
+    PyObject *values = PySequence_Tuple(iterable);
+    if (values == NULL) {
+        return NULL;
+    }
+    PyObject *result = nt_make_from((PyTypeObject *)cls, values, PyTuple_GET_SIZE(names));
+    Py_DECREF(values);
+    return result;
+}
+
+/* The error _replace raises for keywords that name no field: TypeError from
+ * 3.13 on, ValueError before (UNKNOWN_FIELD_ERROR), as collections'. */
+static void
+unexpected_fields(PyObject *remaining)
+{
+    PyObject *listed = PyDict_Keys(remaining);
+    if (listed != NULL) {
+        PyErr_Format(UNKNOWN_FIELD_ERROR, "Got unexpected field names: %R", listed);
+        Py_DECREF(listed);
+    }
+}
+
+/* collections' _replace, as it is written: self._make(map(kwds.pop,
+ * field_names, self)), then an error for any keyword left. */
+static PyObject *
+nt_replace_generic(PyObject *self, PyObject *names, PyObject *kwds)
+{
+    PyObject *pop = PyObject_GetAttrString(kwds, "pop");
+    PyObject *mapped = pop == NULL ? NULL
+                                   : PyObject_CallFunctionObjArgs((PyObject *)&PyMap_Type, pop,
+                                                                  names, self, NULL);
+    PyObject *result = mapped == NULL ? NULL : PyObject_CallMethodOneArg(self, str_make, mapped);
+    Py_XDECREF(mapped);
+    Py_XDECREF(pop);
+    if (result != NULL && PyDict_GET_SIZE(kwds) != 0) {
+        unexpected_fields(kwds);
+        Py_CLEAR(result);
+    }
+    return result;
+}
+
+static PyObject *
+nt_replace(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
+           Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *names = nt_names_of(defining_class);
+    if (names == NULL) {
+        PyErr_SetString(PyExc_TypeError, "_replace() needs a named tuple");
+        return NULL;
+    }
+    if (nargs != 0) {
+        PyErr_Format(PyExc_TypeError, "%U._replace() takes 1 positional argument but %zd were given",
+                     ((PyHeapTypeObject *)defining_class)->ht_name, nargs + 1);
+        return NULL;
+    }
+    Py_INCREF(names);
+    PyTypeObject *type = Py_TYPE(self);
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    PyObject *values = NULL, *result = NULL, *kwds = NULL;
+    /* Where _make and iteration are this class's own, the steps of the
+     * Python code, without its calls. */
+    if (_PyType_Lookup(type, str_make) == _PyType_Lookup(defining_class, str_make)
+        && iterates_as_tuple(type)) {
+        Py_ssize_t count = PyTuple_GET_SIZE(names), size = PyTuple_GET_SIZE(self);
+        Py_ssize_t taken = count < size ? count : size; /* map() stops with the shorter */
+        Py_ssize_t used = 0;
+        values = PyTuple_GetSlice(self, 0, taken);
+        for (Py_ssize_t k = 0; values != NULL && k < nkw; k++) {
+            Py_ssize_t index = field_index(names, taken, PyTuple_GET_ITEM(kwnames, k));
+            if (index >= 0) {
+                Py_SETREF(((PyTupleObject *)values)->ob_item[index], Py_NewRef(args[k]));
+                used++;
+            }
+        }
+        if (values != NULL && (result = nt_make_from(type, values, count)) != NULL
+            && used != nkw) {
+            kwds = PyDict_New();
+            for (Py_ssize_t k = 0; kwds != NULL && k < nkw; k++) {
+                PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+                if (field_index(names, taken, name) < 0 && PyDict_SetItem(kwds, name, args[k]) < 0) {
+                    Py_CLEAR(kwds);
+                }
+            }
+            if (kwds != NULL) {
+                unexpected_fields(kwds);
+            }
+            Py_CLEAR(result);
+        }
+        goto done;
+    }
+    kwds = PyDict_New();
+    for (Py_ssize_t k = 0; kwds != NULL && k < nkw; k++) {
+        if (PyDict_SetItem(kwds, PyTuple_GET_ITEM(kwnames, k), args[k]) < 0) {
+            Py_CLEAR(kwds);
+        }
+    }
+    if (kwds != NULL) {
+        result = nt_replace_generic(self, names, kwds);
+    }
+
+done:
+    Py_XDECREF(kwds);
+    Py_XDECREF(values);
+    Py_DECREF(names);
+    return result;
+}
+
+/* dict(zip(self._fields, self)) */
+static PyObject *
+nt_asdict(PyObject *self, PyObject *unused)
+{
+    PyObject *fields = PyObject_GetAttr(self, str_fields);
+    if (fields == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (PyTuple_CheckExact(fields) && iterates_as_tuple(Py_TYPE(self))) {
+        Py_ssize_t size = Py_MIN(PyTuple_GET_SIZE(fields), PyTuple_GET_SIZE(self));
+        result = _PyDict_NewPresized(size);
+        for (Py_ssize_t i = 0; result != NULL && i < size; i++) {
+            /* A str subclass's hash may run code: fields and self hold the items. */
+            if (PyDict_SetItem(result, PyTuple_GET_ITEM(fields, i), PyTuple_GET_ITEM(self, i)) < 0) {
+                Py_CLEAR(result);
+            }
+        }
+    }
+    else {
+        PyObject *pairs = PyObject_CallFunctionObjArgs((PyObject *)&PyZip_Type, fields, self, NULL);
+        if (pairs != NULL) {
+            result = PyObject_CallOneArg((PyObject *)&PyDict_Type, pairs);
+            Py_DECREF(pairs);
+        }
+    }
+    Py_DECREF(fields);
+    return result;
+}
+
+/* tuple(self) */
+static PyObject *
+nt_getnewargs(PyObject *self, PyObject *unused)
+{
+    if (iterates_as_tuple(Py_TYPE(self))) {
+        return PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
+    }
+    return PySequence_Tuple(self);
+}
+
+/* The names of what copy and pickle use to make an object again: where a
+ * subclass changes one of them, __copy__ and __deepcopy__ go copy's way. */
+static int
+nt_copies_as_usual(PyObject *self, PyTypeObject *defining_class)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    if (type == defining_class) {
+        return 1; /* its own dict holds no instance attributes: no __dict__ */
+    }
+    PyObject *names[] = {str_reduce,   str_reduce_ex, str_getnewargs,
+                         str_getnewargs_ex, str_new, str_getstate};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (_PyType_Lookup(type, names[i]) != _PyType_Lookup(defining_class, names[i])) {
+            return 0;
+        }
+    }
+    PyObject **dict = _PyObject_GetDictPtr(self);
+    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
+}
+
+static PyObject *
+nt_copy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
+        PyObject *kwnames)
+{
+    if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__copy__() takes no arguments");
+        return NULL;
+    }
+    if (!nt_copies_as_usual(self, defining_class)) {
+        return copy_by_reduce(self, Py_None);
+    }
+    return copy_record(Py_TYPE(self), self);
+}
+
+static PyObject *
+nt_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
+            Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__deepcopy__() takes one argument, memo");
+        return NULL;
+    }
+    if (!nt_copies_as_usual(self, defining_class)) {
+        return copy_by_reduce(self, args[0]);
+    }
+    return deepcopy_items(self, args[0]);
+}
+
+/* rich's field-by-field layout, as rich gives collections' named tuples:
+ * unless a subclass has a __repr__ of its own. */
+static PyObject *
+nt_rich_repr(PyObject *self, PyObject *unused)
+{
+    if (Py_TYPE(self)->tp_repr != nt_repr) {
+        Py_RETURN_NONE;
+    }
+    PyObject *fields = PyObject_GetAttr(self, str_fields);
+    if (fields == NULL) {
+        return NULL;
+    }
+    PyObject *pairs = PyObject_CallFunctionObjArgs((PyObject *)&PyZip_Type, fields, self, NULL);
+    Py_DECREF(fields);
+    return pairs;
+}
+
+static PyMethodDef nt_methods[] = {
+    {"_make", (PyCFunction)(void (*)(void))nt_make,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "_make($type, iterable, /)\n--\n\nMake a new named tuple from a sequence or iterable."},
+    {"_replace", (PyCFunction)(void (*)(void))nt_replace,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "_replace($self, /, **kwds)\n--\n\n"
+     "Return a new named tuple replacing specified fields with new values."},
+    {"_asdict", nt_asdict, METH_NOARGS,
+     "_asdict($self, /)\n--\n\nReturn a new dict which maps field names to their values."},
+    {"__getnewargs__", nt_getnewargs, METH_NOARGS,
+     "__getnewargs__($self, /)\n--\n\nReturn self as a plain tuple.  Used by copy and pickle."},
+    {"__copy__", (PyCFunction)(void (*)(void))nt_copy, METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "__copy__($self, /)\n--\n\nReturn a new named tuple of the same class with the same items."},
+    {"__deepcopy__", (PyCFunction)(void (*)(void))nt_deepcopy,
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "__deepcopy__($self, memo, /)\n--\n\nReturn a new named tuple of deep copies of the items."},
+    {"__rich_repr__", nt_rich_repr, METH_NOARGS,
+     "__rich_repr__($self, /)\n--\n\n"
+     "Lay the named tuple out field by field in rich's pretty printer."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* "(x=%r, y=%r)": the format of the repr of a namedtuple of fields names. */
+static PyObject *
+nt_repr_format(PyObject *names)
+{
+    PyObject *separator = PyUnicode_FromString("=%r, ");
+    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, names);
+    Py_XDECREF(separator);
+    if (joined == NULL) {
+        return NULL;
+    }
+    PyObject *format = PyUnicode_FromFormat(PyTuple_GET_SIZE(names) ? "(%U=%%r)" : "(%U)", joined);
+    Py_DECREF(joined);
+    return format;
+}
+
+/* "Point(x, y)", or "Point(x,)" for one field: collections' docstring, and
+ * with prefix "Create new instance of ", its __new__'s. */
+static PyObject *
+nt_doc(const char *prefix, PyObject *typename, PyObject *names)
+{
+    PyObject *separator = PyUnicode_FromString(", ");
+    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, names);
+    Py_XDECREF(separator);
+    if (joined == NULL) {
+        return NULL;
+    }
+    PyObject *doc = PyUnicode_FromFormat("%s%U(%U%s)", prefix, typename, joined,
+                                         PyTuple_GET_SIZE(names) == 1 ? "," : "");
+    Py_DECREF(joined);
+    return doc;
+}
+
+/* The __new__ of the class: collections.namedtuple's function, from the
+ * code cache, with globals {_tuple_new, __builtins__: {}, __name__:
+ * "namedtuple_<typename>"}, held by a Constructor. */
+static PyObject *
+nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaults)
+{
+    PyObject *globals = NULL, *code = NULL, *qualname = NULL, *function = NULL, *result = NULL;
+    PyObject *module = NULL, *doc = NULL;
+    if ((globals = PyDict_Copy(self->base_globals)) == NULL
+        || (module = PyUnicode_FromFormat("namedtuple_%U", typename)) == NULL
+        || PyDict_SetItem(globals, str_name, module) < 0
+        || (code = constructor_code(self, parameters, empty_tuple)) == NULL
+        || (qualname = PyUnicode_Concat(typename, str_dot_new)) == NULL
+        || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL
+        || (doc = nt_doc("Create new instance of ", typename, parameters)) == NULL) {
+        goto done;
+    }
+    Py_XSETREF(((PyFunctionObject *)function)->func_doc, Py_NewRef(doc));
+    if (defaults != Py_None && PyFunction_SetDefaults(function, defaults) < 0) {
+        goto done;
+    }
+    result = make_constructor(function, parameters, NULL, self->factory_marker);
+
+done:
+    Py_XDECREF(doc);
+    Py_XDECREF(function);
+    Py_XDECREF(qualname);
+    Py_XDECREF(code);
+    Py_XDECREF(module);
+    Py_XDECREF(globals);
+    return result;
+}
+
+/* The attributes of the class that are its own, into its dict. */
+static int
+nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
+        PyObject *defaults)
+{
+    PyObject *namespace = cls->tp_dict;
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (PyList_GET_SIZE(self->docs) < count) {
+        PyObject *grown = PyObject_CallFunction(self->default_docs, "n", count);
+        if (grown == NULL) {
+            return -1;
+        }
+        Py_DECREF(grown);
+    }
+    PyObject *field_defaults = PyDict_New();
+    if (field_defaults == NULL) {
+        return -1;
+    }
+    Py_ssize_t ndefaults = defaults == Py_None ? 0 : PyTuple_GET_SIZE(defaults);
+    for (Py_ssize_t i = 0; i < ndefaults; i++) {
+        if (PyDict_SetItem(field_defaults, PyTuple_GET_ITEM(names, count - ndefaults + i),
+                           PyTuple_GET_ITEM(defaults, i)) < 0) {
+            Py_DECREF(field_defaults);
+            return -1;
+        }
+    }
+    PyObject *doc = nt_doc("", typename, names);
+    int failed = doc == NULL || PyDict_SetItem(namespace, str_doc_attribute, doc) < 0
+                 || PyDict_SetItem(namespace, str_slots, empty_tuple) < 0
+                 || PyDict_SetItem(namespace, str_fields, names) < 0
+                 || PyDict_SetItem(namespace, str_field_defaults, field_defaults) < 0
+                 || PyDict_SetItem(namespace, str_match_args, names) < 0;
+    Py_XDECREF(doc);
+    Py_DECREF(field_defaults);
+#if PY_VERSION_HEX >= 0x030D0000
+    if (!failed) {
+        PyObject *replace = PyDict_GetItemWithError(namespace, str_replace);
+        failed = replace == NULL || PyDict_SetItem(namespace, str_dunder_replace, replace) < 0;
+    }
+#endif
+    PyObject *scratch = NULL;
+    for (Py_ssize_t i = 0; !failed && i < count; i++) {
+        PyObject *index = PyLong_FromSsize_t(i);
+        PyObject *accessor = index == NULL
+                                 ? NULL
+                                 : make_accessor(self, &scratch, index, PyList_GET_ITEM(self->docs, i));
+        Py_XDECREF(index);
+        failed = accessor == NULL
+                 || PyDict_SetItem(namespace, PyTuple_GET_ITEM(names, i), accessor) < 0;
+        Py_XDECREF(accessor);
+    }
+    Py_XDECREF(scratch);
+    return failed ? -1 : 0;
+}
+
+/* Builder.namedtuple(typename, fields, parameters, defaults, module): the
+ * class of records.namedtuple, for names records/_namedtuple.py checked:
+ * typename and fields interned str, parameters the fields as the parser
+ * reads them, defaults a tuple or None, module the __module__ to set, or
+ * None. */
+static PyObject *
+builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
+{
+    Builder *self = (Builder *)builder;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])
+        || !PyTuple_CheckExact(args[2]) || PyTuple_GET_SIZE(args[1]) != PyTuple_GET_SIZE(args[2])
+        || (args[3] != Py_None && !PyTuple_CheckExact(args[3]))
+        || (args[3] != Py_None && PyTuple_GET_SIZE(args[3]) > PyTuple_GET_SIZE(args[1]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "namedtuple() takes a typename, fields, parameters, defaults and a module");
+        return NULL;
+    }
+    PyObject *typename = args[0], *names = args[1], *parameters = args[2], *defaults = args[3];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(parameters, i))) {
+            PyErr_SetString(PyExc_TypeError, "namedtuple() fields must be str");
+            return NULL;
+        }
+    }
+    /* Dotted, as CPython wants a spec's name, with the module of the pure
+     * path's type() call: then tp_name becomes the class's own name. */
+    PyObject *dotted = PyUnicode_FromFormat("records._namedtuple.%U", typename);
+    const char *name = dotted == NULL ? NULL : PyUnicode_AsUTF8(dotted);
+    if (name == NULL) {
+        Py_XDECREF(dotted);
+        return NULL;
+    }
+    PyType_Slot slots[] = {
+        {Py_tp_repr, (void *)nt_repr},
+        {Py_tp_methods, nt_methods},
+        {0, NULL},
+    };
+    PyType_Spec spec = {
+        .name = name,
+        .basicsize = 0, /* a tuple's, items and all */
+        .itemsize = 0,
+        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+        .slots = slots,
+    };
+    PyObject *new = NULL;
+    PyTypeObject *cls = (PyTypeObject *)PyType_FromSpecWithBases(&spec, self->tuple_bases);
+    Py_DECREF(dotted);
+    if (cls == NULL) {
+        return NULL;
+    }
+    /* tp_name is the spec's (up to 3.11, its very buffer): the class's own
+     * name instead, as type() gives it, held by the class. */
+    cls->tp_name = PyUnicode_AsUTF8(((PyHeapTypeObject *)cls)->ht_name);
+    if (cls->tp_name == NULL) {
+        goto error;
+    }
+    PyObject *format = nt_repr_format(names);
+    if (format == NULL) {
+        goto error;
+    }
+    cls->tp_cache = PyTuple_Pack(NT_DATA_SIZE, names, format);
+    Py_DECREF(format);
+    if (cls->tp_cache == NULL) {
+        goto error;
+    }
+    if (nt_fill(self, cls, typename, names, defaults) < 0
+        || (new = nt_new(self, typename, parameters, defaults)) == NULL
+        /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
+        || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0
+        || (args[4] != Py_None && PyObject_SetAttr((PyObject *)cls, str_module, args[4]) < 0)) {
+        goto error;
+    }
+    Py_DECREF(new);
+    PyType_Modified(cls);
+    enable_constructor(cls);
+    return (PyObject *)cls;
+
+error:
+    Py_XDECREF(new);
+    Py_DECREF(cls);
+    return NULL;
+}

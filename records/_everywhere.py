@@ -1,0 +1,70 @@
+"""
+The process-wide opt-in: ``records.namedtuple`` for every named tuple.
+
+``use_for_namedtuple()`` makes ``collections.namedtuple`` be
+``records.namedtuple``: every call made afterwards builds its class with
+records (in C where the accelerator is loaded), whoever makes it — the
+standard library, third-party packages, and ``typing.NamedTuple``, which
+calls ``collections.namedtuple``. A module that ran ``from collections import
+namedtuple`` before keeps the function it took.
+
+Set ``RECORDS_NAMEDTUPLE=1`` in the environment to switch it on at start-up,
+before any other module is imported: the wheel installs
+``records_namedtuple.pth`` into ``site-packages``, which Python's ``site``
+runs as it starts, and which does nothing more than read that variable
+unless it is set.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: The ``collections.namedtuple`` that ``use_for_namedtuple`` replaced.
+_original: Any = None
+
+#: The values of ``RECORDS_NAMEDTUPLE`` that leave the opt-in off.
+OFF = ("", "0")
+
+
+def use_for_namedtuple() -> None:
+    """
+    Make ``collections.namedtuple`` (and so ``typing.NamedTuple``) build
+    every named tuple class from now on with ``records.namedtuple``.
+
+    Calling it again does nothing; ``restore_namedtuple()`` undoes it.
+    Whether it is on: ``collections.namedtuple is records.namedtuple``.
+    """
+    global _original
+    import collections
+
+    from ._namedtuple import namedtuple
+
+    if collections.namedtuple is not namedtuple:
+        _original = collections.namedtuple
+        collections.namedtuple = namedtuple
+
+
+def restore_namedtuple() -> None:
+    """Give ``collections.namedtuple`` back the function ``use_for_namedtuple`` replaced."""
+    global _original
+    collections: Any = sys.modules.get("collections")
+    if collections is None or _original is None:
+        return
+    from ._namedtuple import namedtuple
+
+    if collections.namedtuple is namedtuple:
+        collections.namedtuple = _original
+    _original = None
+
+
+def from_environment(value: str | None) -> None:
+    """
+    Switch the opt-in on if *value*, that of ``RECORDS_NAMEDTUPLE``, is set
+    to anything but ``""`` or ``"0"`` (what ``records_namedtuple.pth`` calls).
+    """
+    if value is not None and value not in OFF:
+        use_for_namedtuple()

@@ -1,0 +1,138 @@
+"""
+The opt-in that makes records.namedtuple serve every named tuple of a
+process: ``records.use_for_namedtuple()`` and its undo, ``RECORDS_NAMEDTUPLE``
+read at start-up by the ``.pth`` file an install of records puts into
+site-packages, and CPython's own test suites of modules that make named
+tuples, run with the opt-in on (each interpreter inherits
+``RECORDS_PURE_PYTHON``, so this runs on the path of the suite).
+"""
+
+import collections
+import importlib.util
+import os
+import site
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+
+import records
+
+
+def pth_installed() -> bool:
+    directories = [*site.getsitepackages(), site.getusersitepackages()]
+    return any((Path(d) / "records_namedtuple.pth").is_file() for d in directories)
+
+
+installed = pytest.mark.skipif(
+    not pth_installed(),
+    reason="records_namedtuple.pth comes with an install of records (a wheel or editable)",
+)
+
+
+def python(code, opt_in=None):
+    """Run *code* in a fresh interpreter, RECORDS_NAMEDTUPLE set to *opt_in* (or unset)."""
+    environment = {k: v for k, v in os.environ.items() if k != "RECORDS_NAMEDTUPLE"}
+    if opt_in is not None:
+        environment["RECORDS_NAMEDTUPLE"] = opt_in
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=False
+    )
+    assert 0 == result.returncode, result.stderr
+    return result.stdout
+
+
+def made_by_records(cls) -> bool:
+    """Whether named tuple class *cls* was made by records.namedtuple (its __new__'s code)."""
+    return "records" in cls.__new__.__code__.co_filename
+
+
+class TestInProcess:
+    """use_for_namedtuple() and restore_namedtuple()."""
+
+    def test_use_and_restore(self):
+        """collections.namedtuple and typing.NamedTuple build with records until restored."""
+        original = collections.namedtuple
+        try:
+            records.use_for_namedtuple()
+            records.use_for_namedtuple()  # again: nothing more
+            assert collections.namedtuple is records.namedtuple
+            Point = collections.namedtuple("Point", "x y")
+
+            class Typed(typing.NamedTuple):
+                x: int
+                y: str = "y"
+
+            assert made_by_records(Point) and made_by_records(Typed)
+            assert (Typed(1), "Typed") == ((1, "y"), Typed.__name__)
+            assert __name__ == Point.__module__ == Typed.__module__
+        finally:
+            records.restore_namedtuple()
+        assert collections.namedtuple is original
+        records.restore_namedtuple()  # again: nothing to undo
+        assert collections.namedtuple is original
+        assert not made_by_records(collections.namedtuple("Point", "x y"))
+
+
+@installed
+class TestAtStartUp:
+    """RECORDS_NAMEDTUPLE, read by records_namedtuple.pth as Python starts."""
+
+    CHECK = (
+        "import sys; loaded = 'records' in sys.modules\n"
+        "import collections, records, typing, urllib.parse\n"
+        "base = urllib.parse.SplitResult.__mro__[1]\n"
+        "print(loaded, collections.namedtuple is records.namedtuple,\n"
+        "      'records' in base.__new__.__code__.co_filename)\n"
+    )
+
+    @pytest.mark.parametrize("value", [None, "", "0"])
+    def test_off(self, value):
+        """Unset, empty or 0: nothing changes, and records is not even imported."""
+        assert "False False False\n" == python(self.CHECK, opt_in=value)
+
+    @pytest.mark.parametrize("value", ["1", "yes"])
+    def test_on(self, value):
+        """Set: the standard library's own named tuples are records' from the start."""
+        assert "True True True\n" == python(self.CHECK, opt_in=value)
+
+
+#: CPython's test suites of modules that make or use named tuples, with
+#: test_collections (namedtuple itself) and test_typing (typing.NamedTuple).
+STDLIB_SUITES = (
+    "test_collections",
+    "test_typing",
+    "test_os",
+    "test_inspect",
+    "test_urlparse",
+    "test_sched",
+    "test_selectors",
+    "test_functools",
+    "test_platform",
+    "test_tokenize",
+    "test_doctest",
+    "test_pydoc",
+    "test_enum",
+    "test_copy",
+)
+
+
+@installed
+@pytest.mark.skipif(
+    importlib.util.find_spec("test.libregrtest") is None, reason="no CPython test suite here"
+)
+def test_cpython_suites_with_the_opt_in():
+    """CPython's own tests of these modules pass in a process where the opt-in is on."""
+    environment = {**os.environ, "RECORDS_NAMEDTUPLE": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "test", "-q", *STDLIB_SUITES],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1200,
+    )
+    assert 0 == result.returncode, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "Result: SUCCESS" in result.stdout
