@@ -83,6 +83,7 @@ def install(record: type) -> None:
 
     _pickling.install()
     _namedtuple.c_namedtuple = builder.namedtuple
+    _namedtuple.c_namedtuple_class = builder.namedtuple_class
 
 
 def builder_helpers(record: type) -> dict[str, object]:

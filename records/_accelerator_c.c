@@ -36,6 +36,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <frameobject.h> /* PyFrame_GetBack and f_globals, on 3.10 */
+#endif
 
 #if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000 && !defined(Py_GIL_DISABLED)
 #define RECORDS_SUPPORTED 1
@@ -83,6 +86,9 @@ static PyObject *str_replace;         /* "_replace" */
 static PyObject *str_dunder_replace;  /* "__replace__" */
 static PyObject *str_getstate;        /* "__getstate__" */
 static PyObject *str_getnewargs_ex;   /* "__getnewargs_ex__" */
+static PyObject *str_namedtuple_prefix; /* "namedtuple_" */
+static PyObject *str_namedtuple_module; /* "records._namedtuple." */
+static PyObject *str_create_new;      /* "Create new instance of " */
 static PyObject *empty_tuple;
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
@@ -211,6 +217,9 @@ module_exec(PyObject *module)
         {&str_dunder_replace, "__replace__"},
         {&str_getstate, "__getstate__"},
         {&str_getnewargs_ex, "__getnewargs_ex__"},
+        {&str_namedtuple_prefix, "namedtuple_"},
+        {&str_namedtuple_module, "records._namedtuple."},
+        {&str_create_new, "Create new instance of "},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (*names[i].slot == NULL

@@ -1213,10 +1213,15 @@ builder_build(PyObject *self, PyObject *cls)
 }
 
 static PyObject *builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *builder_namedtuple_class(PyObject *builder, PyObject *const *args,
+                                          Py_ssize_t nargs);
 
 static PyMethodDef builder_methods[] = {
     {"namedtuple", (PyCFunction)(void (*)(void))builder_namedtuple, METH_FASTCALL,
-     "namedtuple(typename, fields, parameters, defaults, module) -> type\n\n"
+     "namedtuple(typename, field_names, rename, defaults, module) -> type | None\n\n"
+     "The class of records.namedtuple for a call of plain names; None for any other."},
+    {"namedtuple_class", (PyCFunction)(void (*)(void))builder_namedtuple_class, METH_FASTCALL,
+     "namedtuple_class(typename, fields, parameters, defaults, module) -> type\n\n"
      "The class of records.namedtuple for checked names (records/_namedtuple.py)."},
     {"init_subclass", builder_init_subclass, METH_NOARGS,
      "init_subclass() -> classmethod\n\nRecord.__init_subclass__, served by this Builder."},

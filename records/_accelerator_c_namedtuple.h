@@ -129,29 +129,27 @@ nt_make_from(PyTypeObject *cls, PyObject *values, Py_ssize_t count)
     return copy_record(cls, values);
 }
 
+/* The classmethod binds cls, a subclass of the class that made it (the
+ * first in the MRO whose data it reads, as it reads its field count). */
 static PyObject *
-nt_make(PyObject *cls, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
-        PyObject *kwnames)
+nt_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *iterable;
-    PyObject *names = nt_names_of(defining_class);
-    if (names == NULL) {
-        PyErr_SetString(PyExc_TypeError, "_make() needs a named tuple class");
-        return NULL;
-    }
     if (one_iterable("_make", args, nargs, kwnames, &iterable) < 0) {
         return NULL;
     }
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, defining_class)) {
-        PyErr_SetString(PyExc_TypeError, "_make() needs a subclass of its named tuple");
+    PyObject *data = PyType_Check(cls) ? nt_data((PyTypeObject *)cls) : NULL;
+    if (data == NULL) {
         return NULL;
     }
+    Py_INCREF(data); /* iterating may run any code */
     PyObject *values = PySequence_Tuple(iterable);
-    if (values == NULL) {
-        return NULL;
-    }
-    PyObject *result = nt_make_from((PyTypeObject *)cls, values, PyTuple_GET_SIZE(names));
-    Py_DECREF(values);
+    PyObject *result = values == NULL
+                           ? NULL
+                           : nt_make_from((PyTypeObject *)cls, values,
+                                          PyTuple_GET_SIZE(PyTuple_GET_ITEM(data, NT_NAMES)));
+    Py_XDECREF(values);
+    Py_DECREF(data);
     return result;
 }
 
@@ -358,8 +356,7 @@ nt_rich_repr(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef nt_methods[] = {
-    {"_make", (PyCFunction)(void (*)(void))nt_make,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+    {"_make", (PyCFunction)(void (*)(void))nt_make, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
      "_make($type, iterable, /)\n--\n\nMake a new named tuple from a sequence or iterable."},
     {"_replace", (PyCFunction)(void (*)(void))nt_replace,
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
@@ -380,53 +377,75 @@ static PyMethodDef nt_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* prefix, then each of names followed by between (but the last by after),
+ * then suffix: one str, written at once. */
+static PyObject *
+nt_joined(const char *prefix, PyObject *names, const char *between, const char *after,
+          const char *suffix)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    size_t fixed = strlen(prefix) + strlen(suffix) + (count ? strlen(after) : 0)
+                   + (count > 1 ? (size_t)(count - 1) * strlen(between) : 0);
+    Py_ssize_t length = (Py_ssize_t)fixed;
+    Py_UCS4 widest = 127;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        length += PyUnicode_GET_LENGTH(name);
+        widest = Py_MAX(widest, PyUnicode_MAX_CHAR_VALUE(name));
+    }
+    PyObject *text = PyUnicode_New(length, widest);
+    if (text == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (const char *c = prefix; *c; c++) {
+        PyUnicode_WriteChar(text, at++, (Py_UCS4)(unsigned char)*c);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        PyUnicode_CopyCharacters(text, at, name, 0, PyUnicode_GET_LENGTH(name));
+        at += PyUnicode_GET_LENGTH(name);
+        for (const char *c = i + 1 < count ? between : after; *c; c++) {
+            PyUnicode_WriteChar(text, at++, (Py_UCS4)(unsigned char)*c);
+        }
+    }
+    for (const char *c = suffix; *c; c++) {
+        PyUnicode_WriteChar(text, at++, (Py_UCS4)(unsigned char)*c);
+    }
+    return text;
+}
+
 /* "(x=%r, y=%r)": the format of the repr of a namedtuple of fields names. */
 static PyObject *
 nt_repr_format(PyObject *names)
 {
-    PyObject *separator = PyUnicode_FromString("=%r, ");
-    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, names);
-    Py_XDECREF(separator);
-    if (joined == NULL) {
-        return NULL;
-    }
-    PyObject *format = PyUnicode_FromFormat(PyTuple_GET_SIZE(names) ? "(%U=%%r)" : "(%U)", joined);
-    Py_DECREF(joined);
-    return format;
+    return nt_joined("(", names, "=%r, ", "=%r", ")");
 }
 
-/* "Point(x, y)", or "Point(x,)" for one field: collections' docstring, and
- * with prefix "Create new instance of ", its __new__'s. */
+/* "(x, y)", or "(x,)" for one field: collections' arg_list in brackets. */
 static PyObject *
-nt_doc(const char *prefix, PyObject *typename, PyObject *names)
+nt_arguments(PyObject *names)
 {
-    PyObject *separator = PyUnicode_FromString(", ");
-    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, names);
-    Py_XDECREF(separator);
-    if (joined == NULL) {
-        return NULL;
-    }
-    PyObject *doc = PyUnicode_FromFormat("%s%U(%U%s)", prefix, typename, joined,
-                                         PyTuple_GET_SIZE(names) == 1 ? "," : "");
-    Py_DECREF(joined);
-    return doc;
+    return nt_joined("(", names, ", ", PyTuple_GET_SIZE(names) == 1 ? "," : "", ")");
 }
 
 /* The __new__ of the class: collections.namedtuple's function, from the
  * code cache, with globals {_tuple_new, __builtins__: {}, __name__:
  * "namedtuple_<typename>"}, held by a Constructor. */
 static PyObject *
-nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaults)
+nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaults,
+       PyObject *arguments)
 {
     PyObject *globals = NULL, *code = NULL, *qualname = NULL, *function = NULL, *result = NULL;
-    PyObject *module = NULL, *doc = NULL;
+    PyObject *module = NULL, *doc = NULL, *signature = NULL;
     if ((globals = PyDict_Copy(self->base_globals)) == NULL
-        || (module = PyUnicode_FromFormat("namedtuple_%U", typename)) == NULL
+        || (module = PyUnicode_Concat(str_namedtuple_prefix, typename)) == NULL
         || PyDict_SetItem(globals, str_name, module) < 0
         || (code = constructor_code(self, parameters, empty_tuple)) == NULL
         || (qualname = PyUnicode_Concat(typename, str_dot_new)) == NULL
         || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL
-        || (doc = nt_doc("Create new instance of ", typename, parameters)) == NULL) {
+        || (signature = PyUnicode_Concat(typename, arguments)) == NULL
+        || (doc = PyUnicode_Concat(str_create_new, signature)) == NULL) {
         goto done;
     }
     Py_XSETREF(((PyFunctionObject *)function)->func_doc, Py_NewRef(doc));
@@ -436,6 +455,7 @@ nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaul
     result = make_constructor(function, parameters, NULL, self->factory_marker);
 
 done:
+    Py_XDECREF(signature);
     Py_XDECREF(doc);
     Py_XDECREF(function);
     Py_XDECREF(qualname);
@@ -448,7 +468,7 @@ done:
 /* The attributes of the class that are its own, into its dict. */
 static int
 nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
-        PyObject *defaults)
+        PyObject *defaults, PyObject *arguments, PyObject *module)
 {
     PyObject *namespace = cls->tp_dict;
     Py_ssize_t count = PyTuple_GET_SIZE(names);
@@ -471,8 +491,9 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
             return -1;
         }
     }
-    PyObject *doc = nt_doc("", typename, names);
+    PyObject *doc = PyUnicode_Concat(typename, arguments);
     int failed = doc == NULL || PyDict_SetItem(namespace, str_doc_attribute, doc) < 0
+                 || (module != Py_None && PyDict_SetItem(namespace, str_module, module) < 0)
                  || PyDict_SetItem(namespace, str_slots, empty_tuple) < 0
                  || PyDict_SetItem(namespace, str_fields, names) < 0
                  || PyDict_SetItem(namespace, str_field_defaults, field_defaults) < 0
@@ -500,34 +521,16 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
     return failed ? -1 : 0;
 }
 
-/* Builder.namedtuple(typename, fields, parameters, defaults, module): the
- * class of records.namedtuple, for names records/_namedtuple.py checked:
- * typename and fields interned str, parameters the fields as the parser
- * reads them, defaults a tuple or None, module the __module__ to set, or
- * None. */
+/* The class of records.namedtuple for names already checked: typename and
+ * names interned str, parameters the fields as the parser reads them,
+ * defaults a tuple or None, module the __module__ to set, or None. */
 static PyObject *
-builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
+nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameters,
+         PyObject *defaults, PyObject *module)
 {
-    Builder *self = (Builder *)builder;
-    if (nargs != 5 || !PyUnicode_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])
-        || !PyTuple_CheckExact(args[2]) || PyTuple_GET_SIZE(args[1]) != PyTuple_GET_SIZE(args[2])
-        || (args[3] != Py_None && !PyTuple_CheckExact(args[3]))
-        || (args[3] != Py_None && PyTuple_GET_SIZE(args[3]) > PyTuple_GET_SIZE(args[1]))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "namedtuple() takes a typename, fields, parameters, defaults and a module");
-        return NULL;
-    }
-    PyObject *typename = args[0], *names = args[1], *parameters = args[2], *defaults = args[3];
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))
-            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(parameters, i))) {
-            PyErr_SetString(PyExc_TypeError, "namedtuple() fields must be str");
-            return NULL;
-        }
-    }
     /* Dotted, as CPython wants a spec's name, with the module of the pure
      * path's type() call: then tp_name becomes the class's own name. */
-    PyObject *dotted = PyUnicode_FromFormat("records._namedtuple.%U", typename);
+    PyObject *dotted = PyUnicode_Concat(str_namedtuple_module, typename);
     const char *name = dotted == NULL ? NULL : PyUnicode_AsUTF8(dotted);
     if (name == NULL) {
         Py_XDECREF(dotted);
@@ -558,19 +561,18 @@ builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
         goto error;
     }
     PyObject *format = nt_repr_format(names);
-    if (format == NULL) {
-        goto error;
+    PyObject *arguments = format == NULL ? NULL : nt_arguments(names);
+    if (arguments != NULL) {
+        cls->tp_cache = PyTuple_Pack(NT_DATA_SIZE, names, format);
     }
-    cls->tp_cache = PyTuple_Pack(NT_DATA_SIZE, names, format);
-    Py_DECREF(format);
-    if (cls->tp_cache == NULL) {
-        goto error;
-    }
-    if (nt_fill(self, cls, typename, names, defaults) < 0
-        || (new = nt_new(self, typename, parameters, defaults)) == NULL
-        /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
-        || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0
-        || (args[4] != Py_None && PyObject_SetAttr((PyObject *)cls, str_module, args[4]) < 0)) {
+    Py_XDECREF(format);
+    int failed = cls->tp_cache == NULL
+                 || nt_fill(self, cls, typename, names, defaults, arguments, module) < 0
+                 || (new = nt_new(self, typename, parameters, defaults, arguments)) == NULL
+                 /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
+                 || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0;
+    Py_XDECREF(arguments);
+    if (failed) {
         goto error;
     }
     Py_DECREF(new);
@@ -582,4 +584,181 @@ error:
     Py_XDECREF(new);
     Py_DECREF(cls);
     return NULL;
+}
+
+/* Builder.namedtuple_class(typename, fields, parameters, defaults, module):
+ * nt_class, for records/_namedtuple.py once it has checked the names. */
+static PyObject *
+builder_namedtuple_class(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyUnicode_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])
+        || !PyTuple_CheckExact(args[2]) || PyTuple_GET_SIZE(args[1]) != PyTuple_GET_SIZE(args[2])
+        || (args[3] != Py_None && !PyTuple_CheckExact(args[3]))
+        || (args[3] != Py_None && PyTuple_GET_SIZE(args[3]) > PyTuple_GET_SIZE(args[1]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "namedtuple_class() takes a typename, fields, parameters, defaults "
+                        "and a module");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]); i++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(args[1], i))
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(args[2], i))) {
+            PyErr_SetString(PyExc_TypeError, "namedtuple_class() fields must be str");
+            return NULL;
+        }
+    }
+    return nt_class((Builder *)builder, args[0], args[1], args[2], args[3], args[4]);
+}
+
+/* 1 if name is a field name that every check of collections.namedtuple
+ * passes as it is: an exact ASCII str, an identifier, no keyword, no
+ * leading underscore. 0 if it may not (records/_namedtuple.py decides and
+ * words the error); -1 on error. No Python code runs here. */
+static int
+nt_plain_name(Builder *self, PyObject *name, int field)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_IS_ASCII(name)
+        || PyUnicode_GET_LENGTH(name) == 0 || PyUnicode_IsIdentifier(name) != 1
+        || (field && PyUnicode_READ_CHAR(name, 0) == '_')) {
+        return 0;
+    }
+    int keyword = PySet_Contains(self->keywords, name);
+    return keyword < 0 ? -1 : !keyword;
+}
+
+/* The field names of a call, interned, where they are plain (nt_plain_name)
+ * and distinct: a string split as collections splits it, or an exact list
+ * or tuple of str. NULL without an error where records/_namedtuple.py is to
+ * take the call (or with one). */
+static PyObject *
+nt_plain_names(Builder *self, PyObject *field_names)
+{
+    PyObject *names = NULL;
+    if (PyUnicode_CheckExact(field_names)) {
+        PyObject *comma = PyUnicode_FromString(","), *space = PyUnicode_FromString(" ");
+        PyObject *spaced = comma == NULL || space == NULL
+                               ? NULL
+                               : PyUnicode_Replace(field_names, comma, space, -1);
+        PyObject *split = spaced == NULL ? NULL : PyUnicode_Split(spaced, NULL, -1);
+        names = split == NULL ? NULL : PyList_AsTuple(split);
+        Py_XDECREF(split);
+        Py_XDECREF(spaced);
+        Py_XDECREF(space);
+        Py_XDECREF(comma);
+    }
+    else if (PyList_CheckExact(field_names) || PyTuple_CheckExact(field_names)) {
+        names = PySequence_Tuple(field_names);
+    }
+    else {
+        return NULL;
+    }
+    if (names == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        int plain = nt_plain_name(self, name, 1);
+        for (Py_ssize_t j = 0; plain == 1 && j < i; j++) {
+            int same = PyUnicode_Compare(PyTuple_GET_ITEM(names, j), name);
+            plain = same == -1 && PyErr_Occurred() ? -1 : same != 0;
+        }
+        if (plain != 1) {
+            Py_DECREF(names);
+            return NULL; /* with the error, if there is one */
+        }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        Py_SETREF(((PyTupleObject *)names)->ob_item[i], name);
+    }
+    return names;
+}
+
+/* The module namedtuple's caller runs in, as collections.namedtuple finds
+ * it: sys._getframemodulename(1) or "__main__" from 3.12 on, else the
+ * caller's globals' __name__ (the caller of the Python function that calls
+ * this). */
+static PyObject *
+nt_caller_module(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *find = PySys_GetObject("_getframemodulename"); /* borrowed */
+    if (find == NULL) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *depth = PyLong_FromLong(1);
+    PyObject *found = depth == NULL ? NULL : PyObject_CallOneArg(find, depth);
+    Py_XDECREF(depth);
+    if (found == Py_None) {
+        Py_SETREF(found, PyUnicode_FromString("__main__"));
+    }
+    return found;
+#else
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed: the Python caller's */
+    PyFrameObject *caller = frame == NULL ? NULL : PyFrame_GetBack(frame);
+    if (caller == NULL) {
+        return Py_NewRef(Py_None);
+    }
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *globals = PyFrame_GetGlobals(caller);
+#else
+    PyObject *globals = Py_XNewRef(caller->f_globals);
+#endif
+    Py_DECREF(caller);
+    PyObject *name = globals == NULL ? NULL : PyDict_GetItemWithError(globals, str_name);
+    PyObject *result = name != NULL ? Py_NewRef(name)
+                       : PyErr_Occurred() ? NULL
+                                          : PyUnicode_FromString("__main__");
+    Py_XDECREF(globals);
+    return result;
+#endif
+}
+
+/* Builder.namedtuple(typename, field_names, rename, defaults, module): the
+ * class of records.namedtuple(typename, field_names, rename=rename,
+ * defaults=defaults, module=module), for a call whose every name is plain
+ * (typename and fields: nt_plain_name), rename False, defaults None or a
+ * list or tuple no longer than the fields. None, having touched nothing,
+ * for any other call: records/_namedtuple.py takes it, and words every
+ * error. Called by that function, whose caller's module it finds. */
+static PyObject *
+builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
+{
+    Builder *self = (Builder *)builder;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "namedtuple() takes typename, field_names, rename, defaults, module");
+        return NULL;
+    }
+    PyObject *typename = args[0], *field_names = args[1], *defaults = args[3];
+    if (args[2] != Py_False
+        || (defaults != Py_None && !PyTuple_CheckExact(defaults) && !PyList_CheckExact(defaults))) {
+        Py_RETURN_NONE;
+    }
+    int plain = nt_plain_name(self, typename, 0);
+    if (plain != 1) {
+        return plain < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *names = nt_plain_names(self, field_names);
+    if (names == NULL) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *defaults_tuple = defaults == Py_None ? Py_NewRef(Py_None) : PySequence_Tuple(defaults);
+    PyObject *module = args[4] == Py_None ? nt_caller_module() : Py_NewRef(args[4]);
+    PyObject *result = NULL;
+    if (defaults_tuple != NULL && module != NULL) {
+        if (defaults_tuple != Py_None && PyTuple_GET_SIZE(defaults_tuple) > PyTuple_GET_SIZE(names)) {
+            result = Py_NewRef(Py_None); /* "Got more default values than field names" */
+        }
+        else {
+            Py_INCREF(typename);
+            PyUnicode_InternInPlace(&typename);
+            result = nt_class(self, typename, names, names, defaults_tuple, module);
+            Py_DECREF(typename);
+        }
+    }
+    Py_XDECREF(module);
+    Py_XDECREF(defaults_tuple);
+    Py_DECREF(names);
+    return result;
 }

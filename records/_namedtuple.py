@@ -55,6 +55,10 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
         >>> p._replace(y=22)._asdict()
         {'x': 11, 'y': 22}
     """
+    if c_namedtuple is not None:  # the C accelerator takes the common call whole
+        made = c_namedtuple(typename, field_names, rename, defaults, module)
+        if made is not None:
+            return made  # type: ignore[no-any-return]
     if isinstance(field_names, str):
         field_names = field_names.replace(",", " ").split()
     names = list(map(str, field_names))
@@ -92,8 +96,8 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     parameters = fields if "".join(fields).isascii() else _parameters(fields)
     if module is None:
         module = caller_module(1)
-    if c_namedtuple is not None:
-        return c_namedtuple(typename, fields, parameters, defaults, module)  # type: ignore[no-any-return]
+    if c_namedtuple_class is not None:
+        return c_namedtuple_class(typename, fields, parameters, defaults, module)  # type: ignore[no-any-return]
     arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
     globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
@@ -150,9 +154,12 @@ def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
     return parameters
 
 
-#: The C accelerator's class builder for named tuples, where it is loaded
-#: (set by ``records._accelerator.install``): it makes the same class.
+#: The C accelerator's builders of named tuple classes, where it is loaded
+#: (set by ``records._accelerator.install``): ``c_namedtuple`` takes a call
+#: whose names are all plain, or returns ``None``; ``c_namedtuple_class``
+#: builds the class for names checked here. Both make the same class.
 c_namedtuple: Any = None
+c_namedtuple_class: Any = None
 
 
 def _check_names(typename: str, names: list[str], *, rename: bool) -> None:
