@@ -164,7 +164,7 @@ def _add_method(
     func.arguments[0].variable = Var(first, first_type)
     func.type = func.type.copy_modified(arg_names=[first, *func.type.arg_names[1:]])
     # Marked decorated, as a method of the class body would not be: mypy then
-    # neither checks it as an override of the stub's looser _RecordAPI methods
+    # neither checks it as an override of the looser methods of the stub's Record
     # nor adds it to the symbol table again, as the class body's own, when
     # it analyses the class body again.
     func.is_decorated = True
