@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, Plugin
+from mypy.types import DATACLASS_TRANSFORM_NAMES
 
 from ._functional import define_hook
 from ._replace import REPLACE_FULLNAMES, replace_hook
@@ -26,11 +27,32 @@ if TYPE_CHECKING:
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+
+
+def take_dataclass_transform_off(ctx: ClassDefContext) -> None:
+    """
+    Make ``Record`` a plain base class for mypy, as this plugin needs it.
+
+    The stub marks ``Record`` with PEP 681's ``dataclass_transform``, which is
+    what mypy without this plugin reads (constructors, read-only fields). With
+    the plugin, mypy's own dataclass support must leave records alone, or the
+    two would build each record twice, with two constructors and every
+    definition error reported twice. mypy looks for the mark on the class's
+    ``TypeInfo`` (``dataclass_transform_spec``) whenever it analyses a
+    subclass; this hook runs once mypy has read the decorator, before any
+    subclass can be analysed, and removes it.
+    """
+    if ctx.cls.fullname in RECORD_FULLNAMES:
+        ctx.cls.info.dataclass_transform_spec = None
 
 
 class RecordsPlugin(Plugin):
     """Hooks for classes whose bases include records.Record."""
+
+    def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        """Take ``dataclass_transform`` off ``Record``: this plugin builds records."""
+        return take_dataclass_transform_off if fullname in DATACLASS_TRANSFORM_NAMES else None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         """Transform subclasses of Record, directly or through other records."""

@@ -93,10 +93,12 @@ def _self_type_variable(ctx: ClassDefContext) -> TypeVarType:
     tvar_scope = getattr(ctx.api, "tvar_scope", None)
     raw_id = tvar_scope.new_unique_func_id().raw_id if tvar_scope is not None else -1
     bound = info.tuple_type
+    # No default, as mypy's _NT of named tuples: reveal_type shows none.
+    default = AnyType(TypeOfAny.from_omitted_generics)
     info.names[SELF_TVAR_NAME] = SymbolTableNode(
-        MDEF, TypeVarExpr(SELF_TVAR_NAME, fullname, [], bound, _any())
+        MDEF, TypeVarExpr(SELF_TVAR_NAME, fullname, [], bound, default)
     )
-    return TypeVarType(SELF_TVAR_NAME, fullname, TypeVarId(raw_id), [], bound, _any())
+    return TypeVarType(SELF_TVAR_NAME, fullname, TypeVarId(raw_id), [], bound, default)
 
 
 def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
@@ -164,7 +166,7 @@ def _add_method(
     func.arguments[0].variable = Var(first, first_type)
     func.type = func.type.copy_modified(arg_names=[first, *func.type.arg_names[1:]])
     # Marked decorated, as a method of the class body would not be: mypy then
-    # neither checks it as an override of the stub's looser _RecordAPI methods
+    # neither checks it as an override of the looser methods of the stub's Record
     # nor adds it to the symbol table again, as the class body's own, when
     # it analyses the class body again.
     func.is_decorated = True

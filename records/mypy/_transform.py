@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
 #: Where Record is defined: the stub (records) or the source (records._record).
-RECORD_FULLNAMES = frozenset({"records._mypy_view.Record", "records._record.Record"})
+RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
 FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
 METADATA_KEY = "records"
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}

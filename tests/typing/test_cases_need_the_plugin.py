@@ -1,4 +1,4 @@
-"""Every plugin case tests the plugin: with a plugin that does nothing, each one fails."""
+"""Every plugin case tests the plugin: with a plugin that builds nothing, each one fails."""
 
 import os
 import subprocess

@@ -33,11 +33,13 @@ USE = textwrap.dedent(
 EDITED_USE = USE + "from shapes import Point3\nreveal_type(Point3(1, 2, 'a'))\nPoint3(1, 2, 3)\n"
 
 
-def _write(directory: Path, shapes: str, use: str, *, strict: bool = False) -> None:
+def _write(
+    directory: Path, shapes: str, use: str, *, strict: bool = False, plugin: bool = True
+) -> None:
     (directory / "shapes.py").write_text(shapes)
     (directory / "use.py").write_text(use)
-    config = "[mypy]\nplugins = records.mypy\n" + ("strict = True\n" if strict else "")
-    (directory / "mypy.ini").write_text(config)
+    config = "[mypy]\n" + ("plugins = records.mypy\n" if plugin else "")
+    (directory / "mypy.ini").write_text(config + ("strict = True\n" if strict else ""))
 
 
 def _mypy(directory: Path, cache: Path) -> str:
@@ -65,6 +67,42 @@ def test_warm_cache_matches_cold_run(tmp_path):
     assert cold == warm
     assert 'Revealed type is "tuple[int, int, str, fallback=shapes.Point3]"' in warm
     assert 'Argument 3 to "Point3" has incompatible type "int"; expected "str"' in warm
+
+
+def test_cache_of_mypy_alone_then_the_plugin(tmp_path):
+    """
+    Turning the plugin on or off over one cache gives a cold run's report
+    each time. The stub's Record is cached with or without the
+    dataclass_transform mark the plugin takes off, so mypy must not reuse it
+    across the change (reused, it would report the misordered field twice).
+    """
+    project, cache = tmp_path / "project", tmp_path / "cache"
+    project.mkdir()
+    shapes = SHAPES + "\nclass Misordered(Record):\n    first: int = 0\n    second: int\n"
+    reports = []
+    for step, plugin in enumerate([False, True, False]):
+        _write(project, shapes, USE, plugin=plugin)
+        warm = _mypy(project, cache)
+        assert _mypy(project, tmp_path / f"cold-cache-{step}") == warm
+        reports.append(_reports(warm))
+    alone, with_the_plugin, alone_again = reports
+    assert alone == alone_again
+    assert alone == [
+        "shapes.py:10: error: Attributes without a default cannot follow attributes with one  "
+        "[misc]",
+        'use.py:4: note: Revealed type is "shapes.Point"',
+        'use.py:5: note: Revealed type is "shapes.Point"',
+        'use.py:6: error: Argument 1 to "Point" has incompatible type "str"; expected "int"  '
+        "[arg-type]",
+    ]
+    assert with_the_plugin == [
+        'shapes.py:10: error: record "Misordered": non-default field "second" follows default '
+        'field "first"  [records-field-order]',
+        'use.py:4: note: Revealed type is "tuple[int, int, fallback=shapes.Point]"',
+        'use.py:5: note: Revealed type is "tuple[int, int, fallback=shapes.Point]"',
+        'use.py:6: error: Argument 1 to "Point" has incompatible type "str"; expected "int"  '
+        "[arg-type]",
+    ]
 
 
 def _reports(output: str) -> list[str]:

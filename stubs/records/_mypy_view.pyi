@@ -1,1 +1,0 @@
-../../records/_mypy_view.pyi

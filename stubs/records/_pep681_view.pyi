@@ -1,1 +1,0 @@
-../../records/_pep681_view.pyi
