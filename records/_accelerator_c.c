@@ -86,6 +86,9 @@ static PyObject *str_replace;         /* "_replace" */
 static PyObject *str_dunder_replace;  /* "__replace__" */
 static PyObject *str_getstate;        /* "__getstate__" */
 static PyObject *str_getnewargs_ex;   /* "__getnewargs_ex__" */
+static PyObject *str_copyreg;         /* "copyreg" */
+static PyObject *str_newobj;          /* "__newobj__" */
+static PyObject *str_dispatch_table;  /* "dispatch_table" */
 static PyObject *str_namedtuple_prefix; /* "namedtuple_" */
 static PyObject *str_namedtuple_module; /* "records._namedtuple." */
 static PyObject *str_create_new;      /* "Create new instance of " */
@@ -165,6 +168,10 @@ static PyMethodDef module_methods[] = {
     {"field", records_field, METH_O,
      "field(accessor) -> (cls, index) | None\n\nThe class and item index of the member "
      "descriptor accessor of a record field; None for any other object."},
+    {"namedtuple_method", records_namedtuple_method, METH_O,
+     "namedtuple_method(descriptor) -> (cls, name, fields) | None\n\nThe records.namedtuple "
+     "class built in C, the name of descriptor, one of the methods records gave it, and the "
+     "class's field names; None for any other object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -217,6 +224,9 @@ module_exec(PyObject *module)
         {&str_dunder_replace, "__replace__"},
         {&str_getstate, "__getstate__"},
         {&str_getnewargs_ex, "__getnewargs_ex__"},
+        {&str_copyreg, "copyreg"},
+        {&str_newobj, "__newobj__"},
+        {&str_dispatch_table, "dispatch_table"},
         {&str_namedtuple_prefix, "namedtuple_"},
         {&str_namedtuple_module, "records._namedtuple."},
         {&str_create_new, "Create new instance of "},

@@ -338,6 +338,19 @@ field_index(PyObject *names, Py_ssize_t size, PyObject *name)
     return -1;
 }
 
+/* 1 if every keyword name is an exact str, compared as str compares. */
+static int
+exact_str_keywords(PyObject *kwnames)
+{
+    Py_ssize_t count = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(kwnames, k))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* A new record of cls holding items (references stolen, all of them, even
  * on failure). Nothing runs between the allocation and the last item. */
 static PyObject *
@@ -376,6 +389,9 @@ bind_arguments(ConstructorData *data, PyObject *defaults, PyObject **values,
     }
     for (Py_ssize_t i = 0; i < size; i++) {
         values[i] = i < nargs ? Py_NewRef(args[i]) : NULL;
+    }
+    if (!exact_str_keywords(kwnames)) {
+        goto clear; /* a str subclass's == and hash are the Python function's to call */
     }
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t k = 0; k < nkw; k++) {
@@ -466,6 +482,36 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     Py_XDECREF(defaults);
     Py_DECREF(found);
     return record;
+}
+
+/* A new tuple of the count objects in first, then the items of tuple rest. */
+static PyObject *
+tuple_after(PyObject *const *first, Py_ssize_t count, PyObject *rest)
+{
+    PyObject *result = PyTuple_New(count + PyTuple_GET_SIZE(rest));
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyTuple_SET_ITEM(result, i, Py_NewRef(first[i]));
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rest); i++) {
+        PyTuple_SET_ITEM(result, count + i, Py_NewRef(PyTuple_GET_ITEM(rest, i)));
+    }
+    return result;
+}
+
+/* 1 if cls.__new__(cls, *items) makes a record of exactly items: its
+ * __new__ is a Constructor of the function records made. */
+static int
+makes_record_of_arguments(PyTypeObject *cls)
+{
+    PyObject *found = _PyType_Lookup(cls, str_new);
+    if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)) {
+        return 0;
+    }
+    ConstructorData *data = CONSTRUCTOR_DATA(found);
+    return data->function != NULL && PyFunction_GET_CODE(data->function) == data->code;
 }
 
 /* Let calls to cls take the C constructor: only classes that type.__call__

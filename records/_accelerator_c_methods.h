@@ -232,48 +232,84 @@ reduced_as_usual(PyObject *self, PyTypeObject *record_base)
     return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
 }
 
-/* A new tuple of the count objects in first, then the items of tuple rest. */
+/* copyreg.dispatch_table, borrowed, or NULL (with an error, or none: copyreg
+ * is not imported). */
 static PyObject *
-tuple_after(PyObject *const *first, Py_ssize_t count, PyObject *rest)
+copyreg_dispatch_table(void)
 {
-    PyObject *result = PyTuple_New(count + PyTuple_GET_SIZE(rest));
-    if (result == NULL) {
+    PyObject *copyreg = PyDict_GetItemWithError(PyImport_GetModuleDict(), str_copyreg);
+    if (copyreg == NULL || !PyModule_Check(copyreg)) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyTuple_SET_ITEM(result, i, Py_NewRef(first[i]));
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rest); i++) {
-        PyTuple_SET_ITEM(result, count + i, Py_NewRef(PyTuple_GET_ITEM(rest, i)));
-    }
-    return result;
+    PyObject *table = PyDict_GetItemWithError(PyModule_GetDict(copyreg), str_dispatch_table);
+    return table != NULL && PyDict_Check(table) ? table : NULL;
 }
 
-/* copy._reconstruct(self, memo, *self.__reduce_ex__(4)): what copy.copy and
- * copy.deepcopy do for a record whose class pickles it its own way. */
+/* 1 if copyreg.dispatch_table has a reducer for type (which copy and pickle
+ * use before any method of the class), 0 if not, -1 on error. */
+static int
+has_copyreg_reducer(PyTypeObject *type)
+{
+    PyObject *table = copyreg_dispatch_table();
+    if (table == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    return PyDict_Contains(table, (PyObject *)type);
+}
+
+/* What copy.copy (memo None) and copy.deepcopy do for an object without
+ * __copy__ or __deepcopy__: the reducer copyreg.dispatch_table has for its
+ * class, else self.__reduce_ex__(4); self itself for a str; then
+ * copy._reconstruct(self, memo, *reduced). For a record whose class pickles
+ * it its own way. */
 static PyObject *
 copy_by_reduce(PyObject *self, PyObject *memo)
 {
     PyObject *copy = PyImport_ImportModule("copy");
     PyObject *reconstruct = copy == NULL ? NULL : PyObject_GetAttrString(copy, "_reconstruct");
-    PyObject *reduced = reconstruct == NULL ? NULL
-                                            : PyObject_CallMethod(self, "__reduce_ex__", "i", 4);
+    Py_XDECREF(copy);
+    if (reconstruct == NULL) {
+        return NULL;
+    }
+    PyObject *reduced = NULL, *table = copyreg_dispatch_table();
+    PyObject *reducer = table == NULL ? NULL : PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(self));
+    if (reducer != NULL) {
+        Py_INCREF(reducer);
+        reduced = PyObject_CallOneArg(reducer, self);
+        Py_DECREF(reducer);
+    }
+    else if (!PyErr_Occurred()) {
+        reduced = PyObject_CallMethod(self, "__reduce_ex__", "i", 4);
+    }
     PyObject *result = NULL;
-    if (reduced != NULL && PyTuple_Check(reduced)) {
-        PyObject *first[] = {self, memo};
-        PyObject *arguments = tuple_after(first, 2, reduced);
-        if (arguments != NULL) {
-            result = PyObject_Call(reconstruct, arguments, NULL);
-            Py_DECREF(arguments);
-        }
+    if (reduced != NULL && PyUnicode_Check(reduced)) {
+        result = Py_NewRef(self);
     }
     else if (reduced != NULL) {
-        PyErr_SetString(PyExc_TypeError, "__reduce_ex__ must return a tuple");
+        PyObject *items = PySequence_Tuple(reduced);
+        PyObject *first[] = {self, memo};
+        PyObject *arguments = items == NULL ? NULL : tuple_after(first, 2, items);
+        if (arguments != NULL) {
+            result = PyObject_Call(reconstruct, arguments, NULL);
+        }
+        Py_XDECREF(arguments);
+        Py_XDECREF(items);
     }
     Py_XDECREF(reduced);
-    Py_XDECREF(reconstruct);
-    Py_XDECREF(copy);
+    Py_DECREF(reconstruct);
     return result;
+}
+
+/* reduced_as_usual, and no reducer for the class in copyreg.dispatch_table,
+ * which copy uses first for a class without __copy__ (-1 on error). */
+static int
+copied_as_usual(PyObject *self, PyTypeObject *record_base)
+{
+    if (!reduced_as_usual(self, record_base)) {
+        return 0;
+    }
+    int registered = has_copyreg_reducer(Py_TYPE(self));
+    return registered < 0 ? -1 : !registered;
 }
 
 static PyObject *
@@ -284,8 +320,9 @@ record_copy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
         PyErr_SetString(PyExc_TypeError, "__copy__() takes no arguments");
         return NULL;
     }
-    if (!reduced_as_usual(self, defining_class)) {
-        return copy_by_reduce(self, Py_None);
+    int usual = copied_as_usual(self, defining_class);
+    if (usual <= 0) {
+        return usual < 0 ? NULL : copy_by_reduce(self, Py_None);
     }
     return copy_record(Py_TYPE(self), self);
 }
@@ -311,8 +348,9 @@ record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *a
         return NULL;
     }
     PyObject *memo = args[0];
-    if (!reduced_as_usual(self, defining_class)) {
-        return copy_by_reduce(self, memo);
+    int usual = copied_as_usual(self, defining_class);
+    if (usual <= 0) {
+        return usual < 0 ? NULL : copy_by_reduce(self, memo);
     }
     return deepcopy_items(self, memo);
 }

@@ -28,20 +28,67 @@
  */
 
 static PyObject *nt_repr(PyObject *self);
+/* Where each method is in nt_methods: a descriptor is one records made when
+ * its PyMethodDef is that entry. */
+enum {
+    NT_MAKE,
+    NT_REPLACE,
+    NT_ASDICT,
+    NT_GETNEWARGS,
+    NT_REDUCE_EX,
+    NT_COPY,
+    NT_DEEPCOPY,
+    NT_RICH_REPR,
+    NT_METHOD_COUNT
+};
+static PyMethodDef nt_methods[NT_METHOD_COUNT + 1];
 
 /* What a namedtuple class keeps of its own, in its tp_cache (unused by
  * CPython 3.10-3.15, released with the class): (field names, the format of
  * its repr, "(x=%r, y=%r)"), as collections' closures hold them. */
 enum { NT_NAMES, NT_REPR_FORMAT, NT_DATA_SIZE };
 
+/* 1 if records built cls (not a subclass): its methods are from nt_methods,
+ * which nothing done to the class afterwards changes. */
+static inline int
+is_nt_class(PyTypeObject *cls)
+{
+    return cls->tp_methods == nt_methods;
+}
+
 static PyObject *
 nt_data_of(PyTypeObject *cls)
 {
     PyObject *data = cls->tp_cache;
-    return data != NULL && PyTuple_CheckExact(data) && PyTuple_GET_SIZE(data) == NT_DATA_SIZE
-                   && cls->tp_repr == nt_repr
+    return is_nt_class(cls) && data != NULL && PyTuple_CheckExact(data)
+                   && PyTuple_GET_SIZE(data) == NT_DATA_SIZE
                ? data
                : NULL;
+}
+
+/* 1 if type finds name as the method records made of nt_methods[index], for
+ * a namedtuple class it built (in *owner, borrowed, where not NULL). */
+static int
+finds_nt_method(PyTypeObject *type, PyObject *name, int index, PyTypeObject **owner)
+{
+    PyObject *found = _PyType_Lookup(type, name);
+    if (found == NULL
+        || !(Py_IS_TYPE(found, &PyMethodDescr_Type) || Py_IS_TYPE(found, &PyClassMethodDescr_Type))
+        || ((PyMethodDescrObject *)found)->d_method != &nt_methods[index]) {
+        return 0;
+    }
+    if (owner != NULL) {
+        *owner = PyDescr_TYPE(found);
+    }
+    return 1;
+}
+
+/* 1 if the instance dict of self, if it has one, is empty. */
+static int
+no_instance_attributes(PyObject *self)
+{
+    PyObject **dict = _PyObject_GetDictPtr(self);
+    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
 }
 
 /* The field names of the namedtuple class cls made, or NULL. */
@@ -117,29 +164,45 @@ one_iterable(const char *method, PyObject *const *args, Py_ssize_t nargs, PyObje
     return 0;
 }
 
-/* tuple.__new__(cls, values), which must hold count items, as _make says. */
+/* tuple.__new__(cls, values), whose len() must be count, as _make says. */
 static PyObject *
 nt_make_from(PyTypeObject *cls, PyObject *values, Py_ssize_t count)
 {
-    Py_ssize_t got = PyTuple_GET_SIZE(values);
-    if (got != count) {
-        PyErr_Format(PyExc_TypeError, "Expected %zd arguments, got %zd", count, got);
+    PyObject *result = copy_record(cls, values);
+    if (result == NULL) {
         return NULL;
     }
-    return copy_record(cls, values);
+    Py_ssize_t got = PyTuple_GET_SIZE(result);
+    PySequenceMethods *sequence = cls->tp_as_sequence;
+    if (sequence == NULL || sequence->sq_length != PyTuple_Type.tp_as_sequence->sq_length) {
+        got = PyObject_Length(result); /* a subclass's __len__, as _make calls len() */
+        if (got < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+    }
+    if (got != count) {
+        PyErr_Format(PyExc_TypeError, "Expected %zd arguments, got %zd", count, got);
+        Py_DECREF(result);
+        return NULL;
+    }
+    return result;
 }
 
-/* The classmethod binds cls, a subclass of the class that made it (the
- * first in the MRO whose data it reads, as it reads its field count). */
+/* The classmethod of the class that made it (defining_class), bound to cls,
+ * that class or a subclass: defining_class's field count, as collections'
+ * closure holds it. */
 static PyObject *
-nt_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+nt_make(PyObject *cls, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
+        PyObject *kwnames)
 {
     PyObject *iterable;
     if (one_iterable("_make", args, nargs, kwnames, &iterable) < 0) {
         return NULL;
     }
-    PyObject *data = PyType_Check(cls) ? nt_data((PyTypeObject *)cls) : NULL;
-    if (data == NULL) {
+    PyObject *data = nt_data_of(defining_class);
+    if (data == NULL || !PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "_make() needs a subclass of its named tuple");
         return NULL;
     }
     Py_INCREF(data); /* iterating may run any code */
@@ -202,10 +265,13 @@ nt_replace(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
     PyTypeObject *type = Py_TYPE(self);
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     PyObject *values = NULL, *result = NULL, *kwds = NULL;
-    /* Where _make and iteration are this class's own, the steps of the
+    /* Where self._make is defining_class's own, iteration a tuple's and the
+     * keywords plain str (whose hash and == are str's), the steps of the
      * Python code, without its calls. */
-    if (_PyType_Lookup(type, str_make) == _PyType_Lookup(defining_class, str_make)
-        && iterates_as_tuple(type)) {
+    PyTypeObject *make_owner = NULL;
+    if (finds_nt_method(type, str_make, NT_MAKE, &make_owner) && make_owner == defining_class
+        && iterates_as_tuple(type) && no_instance_attributes(self)
+        && exact_str_keywords(kwnames)) {
         Py_ssize_t count = PyTuple_GET_SIZE(names), size = PyTuple_GET_SIZE(self);
         Py_ssize_t taken = count < size ? count : size; /* map() stops with the shorter */
         Py_ssize_t used = 0;
@@ -290,50 +356,121 @@ nt_getnewargs(PyObject *self, PyObject *unused)
     return PySequence_Tuple(self);
 }
 
-/* The names of what copy and pickle use to make an object again: where a
- * subclass changes one of them, __copy__ and __deepcopy__ go copy's way. */
+/* object.__reduce_ex__(self, protocol), for what the fast path leaves. */
+static PyObject *
+object_reduce_ex(PyObject *self, PyObject *protocol)
+{
+    PyObject *method = _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex);
+    if (method == NULL) {
+        PyErr_SetString(PyExc_SystemError, "object has no __reduce_ex__");
+        return NULL;
+    }
+    Py_INCREF(method);
+    PyObject *result = PyObject_CallFunctionObjArgs(method, self, protocol, NULL);
+    Py_DECREF(method);
+    return result;
+}
+
+static int nt_reduces_as_usual(PyObject *self);
+
+/* What object.__reduce_ex__ returns for a named tuple from protocol 2 on,
+ * (copyreg.__newobj__, (cls, *self), None, None, None), without its lookups;
+ * the pickle is the same bytes. A subclass that pickles its own way, or has
+ * instance attributes, and protocols 0 and 1 take object's. */
+static PyObject *
+nt_reduce_ex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "__reduce_ex__() takes one argument, protocol");
+        return NULL;
+    }
+    PyObject *protocol = args[0];
+    if (!PyLong_CheckExact(protocol) || PyLong_AsLong(protocol) < 2
+        || !nt_reduces_as_usual(self)) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        return object_reduce_ex(self, protocol);
+    }
+    /* sys.modules["copyreg"], as imported (object's way checks that no
+     * import of it is under way, which pickling never interrupts). */
+    PyObject *copyreg = PyDict_GetItemWithError(PyImport_GetModuleDict(), str_copyreg);
+    if (copyreg == NULL || !PyModule_CheckExact(copyreg)) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        return object_reduce_ex(self, protocol); /* it imports copyreg */
+    }
+    Py_INCREF(copyreg);
+    PyObject *newobj = PyObject_GetAttr(copyreg, str_newobj);
+    Py_DECREF(copyreg);
+    if (newobj == NULL) {
+        return NULL;
+    }
+    PyObject *first[] = {(PyObject *)Py_TYPE(self)};
+    PyObject *newargs = tuple_after(first, 1, self);
+    PyObject *result = newargs == NULL ? NULL
+                                       : PyTuple_Pack(5, newobj, newargs, Py_None, Py_None, Py_None);
+    Py_XDECREF(newargs);
+    Py_DECREF(newobj);
+    return result;
+}
+
+/* 1 if pickling self (protocol 2 on) is what object.__reduce_ex__ does for
+ * a class records built, no more: its __reduce_ex__ and __getnewargs__
+ * (those records made, on the class or inherited), object's __reduce__ and
+ * __getstate__, no __getnewargs_ex__, iteration a tuple's, and no instance
+ * attributes (which would be the pickle's state). */
 static int
-nt_copies_as_usual(PyObject *self, PyTypeObject *defining_class)
+nt_reduces_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    if (type == defining_class) {
-        return 1; /* its own dict holds no instance attributes: no __dict__ */
+    return finds_nt_method(type, str_reduce_ex, NT_REDUCE_EX, NULL)
+           && finds_nt_method(type, str_getnewargs, NT_GETNEWARGS, NULL)
+           && _PyType_Lookup(type, str_reduce) == _PyType_Lookup(&PyBaseObject_Type, str_reduce)
+           && _PyType_Lookup(type, str_getstate)
+                  == _PyType_Lookup(&PyBaseObject_Type, str_getstate)
+           && _PyType_Lookup(type, str_getnewargs_ex) == NULL && iterates_as_tuple(type)
+           && no_instance_attributes(self);
+}
+
+/* 1 if copy.copy(self) would be cls.__new__(cls, *self) without __copy__:
+ * pickled as usual, no reducer in copyreg.dispatch_table for the class, and
+ * a __new__ that makes a record of its arguments (-1 on error). */
+static int
+nt_copies_as_usual(PyObject *self)
+{
+    if (!nt_reduces_as_usual(self) || !makes_record_of_arguments(Py_TYPE(self))) {
+        return 0;
     }
-    PyObject *names[] = {str_reduce,   str_reduce_ex, str_getnewargs,
-                         str_getnewargs_ex, str_new, str_getstate};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (_PyType_Lookup(type, names[i]) != _PyType_Lookup(defining_class, names[i])) {
-            return 0;
-        }
-    }
-    PyObject **dict = _PyObject_GetDictPtr(self);
-    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
+    int registered = has_copyreg_reducer(Py_TYPE(self));
+    return registered < 0 ? -1 : !registered;
 }
 
 static PyObject *
-nt_copy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
-        PyObject *kwnames)
+nt_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
         PyErr_SetString(PyExc_TypeError, "__copy__() takes no arguments");
         return NULL;
     }
-    if (!nt_copies_as_usual(self, defining_class)) {
-        return copy_by_reduce(self, Py_None);
+    int usual = nt_copies_as_usual(self);
+    if (usual <= 0) {
+        return usual < 0 ? NULL : copy_by_reduce(self, Py_None);
     }
     return copy_record(Py_TYPE(self), self);
 }
 
 static PyObject *
-nt_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
-            Py_ssize_t nargs, PyObject *kwnames)
+nt_deepcopy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
         PyErr_SetString(PyExc_TypeError, "__deepcopy__() takes one argument, memo");
         return NULL;
     }
-    if (!nt_copies_as_usual(self, defining_class)) {
-        return copy_by_reduce(self, args[0]);
+    int usual = nt_copies_as_usual(self);
+    if (usual <= 0) {
+        return usual < 0 ? NULL : copy_by_reduce(self, args[0]);
     }
     return deepcopy_items(self, args[0]);
 }
@@ -355,9 +492,9 @@ nt_rich_repr(PyObject *self, PyObject *unused)
     return pairs;
 }
 
-static PyMethodDef nt_methods[] = {
-    {"_make", (PyCFunction)(void (*)(void))nt_make, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "_make($type, iterable, /)\n--\n\nMake a new named tuple from a sequence or iterable."},
+static PyMethodDef nt_methods[NT_METHOD_COUNT + 1] = {
+    {"_make", (PyCFunction)(void (*)(void))nt_make, METH_METHOD | METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "_make($type, iterable)\n--\n\nMake a new named tuple from a sequence or iterable."},
     {"_replace", (PyCFunction)(void (*)(void))nt_replace,
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "_replace($self, /, **kwds)\n--\n\n"
@@ -366,16 +503,57 @@ static PyMethodDef nt_methods[] = {
      "_asdict($self, /)\n--\n\nReturn a new dict which maps field names to their values."},
     {"__getnewargs__", nt_getnewargs, METH_NOARGS,
      "__getnewargs__($self, /)\n--\n\nReturn self as a plain tuple.  Used by copy and pickle."},
-    {"__copy__", (PyCFunction)(void (*)(void))nt_copy, METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__reduce_ex__", (PyCFunction)(void (*)(void))nt_reduce_ex, METH_FASTCALL | METH_KEYWORDS,
+     "__reduce_ex__($self, protocol, /)\n--\n\nHelper for pickle."},
+    {"__copy__", (PyCFunction)(void (*)(void))nt_copy, METH_FASTCALL | METH_KEYWORDS,
      "__copy__($self, /)\n--\n\nReturn a new named tuple of the same class with the same items."},
-    {"__deepcopy__", (PyCFunction)(void (*)(void))nt_deepcopy,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__deepcopy__", (PyCFunction)(void (*)(void))nt_deepcopy, METH_FASTCALL | METH_KEYWORDS,
      "__deepcopy__($self, memo, /)\n--\n\nReturn a new named tuple of deep copies of the items."},
     {"__rich_repr__", nt_rich_repr, METH_NOARGS,
      "__rich_repr__($self, /)\n--\n\n"
      "Lay the named tuple out field by field in rich's pretty printer."},
     {NULL, NULL, 0, NULL},
 };
+
+_Static_assert(sizeof(nt_methods) / sizeof(nt_methods[0]) == NT_METHOD_COUNT + 1,
+               "nt_methods and its indices agree");
+
+/* A tuple's traverse, and the class: an instance holds a reference to its
+ * heap type, which the collector must see to free a class that its own
+ * instances keep alive (P.ORIGIN = P(0, 0)). */
+static int
+nt_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    return PyTuple_Type.tp_traverse(self, visit, arg);
+}
+
+/* namedtuple_method(descriptor): (cls, name, fields) where descriptor is one
+ * of the methods records gave cls, a namedtuple class it built in C with
+ * those field names (its __repr__ slot wrapper included); else None. For records/_pickling.py, which pickles
+ * them by value as the Python functions of the pure path. */
+static PyObject *
+records_namedtuple_method(PyObject *module, PyObject *descriptor)
+{
+    PyTypeObject *type = Py_TYPE(descriptor);
+    int ours = 0;
+    if (type == &PyMethodDescr_Type || type == &PyClassMethodDescr_Type) {
+        PyMethodDef *method = ((PyMethodDescrObject *)descriptor)->d_method;
+        for (int i = 0; i < NT_METHOD_COUNT && !ours; i++) {
+            ours = method == &nt_methods[i];
+        }
+    }
+    else if (type == &PyWrapperDescr_Type) {
+        ours = ((PyWrapperDescrObject *)descriptor)->d_wrapped == (void *)nt_repr;
+    }
+    PyTypeObject *cls = ours ? PyDescr_TYPE(descriptor) : NULL;
+    PyObject *data = cls == NULL ? NULL : nt_data_of(cls);
+    if (data == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyTuple_Pack(3, (PyObject *)cls, PyDescr_NAME(descriptor),
+                        PyTuple_GET_ITEM(data, NT_NAMES));
+}
 
 /* prefix, then each of names followed by between (but the last by after),
  * then suffix: one str, written at once. */
@@ -478,6 +656,10 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
             return -1;
         }
         Py_DECREF(grown);
+        if (PyList_GET_SIZE(self->docs) < count) { /* the list was not the one grown */
+            PyErr_SetString(PyExc_RuntimeError, "records' list of field docs was replaced");
+            return -1;
+        }
     }
     PyObject *field_defaults = PyDict_New();
     if (field_defaults == NULL) {
@@ -537,6 +719,7 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
         return NULL;
     }
     PyType_Slot slots[] = {
+        {Py_tp_traverse, (void *)nt_traverse},
         {Py_tp_repr, (void *)nt_repr},
         {Py_tp_methods, nt_methods},
         {0, NULL},
@@ -545,7 +728,7 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
         .name = name,
         .basicsize = 0, /* a tuple's, items and all */
         .itemsize = 0,
-        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, /* a tuple's */
         .slots = slots,
     };
     PyObject *new = NULL;
@@ -626,6 +809,9 @@ nt_plain_name(Builder *self, PyObject *name, int field)
     return keyword < 0 ? -1 : !keyword;
 }
 
+/* Up to this many field names are compared pairwise for a repeated one. */
+#define NT_FEW_NAMES 16
+
 /* The field names of a call, interned, where they are plain (nt_plain_name)
  * and distinct: a string split as collections splits it, or an exact list
  * or tuple of str. NULL without an error where records/_namedtuple.py is to
@@ -656,14 +842,25 @@ nt_plain_names(Builder *self, PyObject *field_names)
         return NULL;
     }
     Py_ssize_t count = PyTuple_GET_SIZE(names);
+    /* Past a few names, a set finds a repeated one in linear time. */
+    PyObject *seen = count > NT_FEW_NAMES ? PySet_New(NULL) : NULL;
+    if (count > NT_FEW_NAMES && seen == NULL) {
+        Py_DECREF(names);
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *name = PyTuple_GET_ITEM(names, i);
         int plain = nt_plain_name(self, name, 1);
-        for (Py_ssize_t j = 0; plain == 1 && j < i; j++) {
+        if (plain == 1 && seen != NULL) {
+            int repeated = PySet_Contains(seen, name);
+            plain = repeated < 0 || (!repeated && PySet_Add(seen, name) < 0) ? -1 : !repeated;
+        }
+        for (Py_ssize_t j = 0; plain == 1 && seen == NULL && j < i; j++) {
             int same = PyUnicode_Compare(PyTuple_GET_ITEM(names, j), name);
             plain = same == -1 && PyErr_Occurred() ? -1 : same != 0;
         }
         if (plain != 1) {
+            Py_XDECREF(seen);
             Py_DECREF(names);
             return NULL; /* with the error, if there is one */
         }
@@ -671,29 +868,40 @@ nt_plain_names(Builder *self, PyObject *field_names)
         PyUnicode_InternInPlace(&name);
         Py_SETREF(((PyTupleObject *)names)->ob_item[i], name);
     }
+    Py_XDECREF(seen);
     return names;
 }
 
 /* The module namedtuple's caller runs in, as collections.namedtuple finds
- * it: sys._getframemodulename(1) or "__main__" from 3.12 on, else the
- * caller's globals' __name__ (the caller of the Python function that calls
- * this). */
+ * it: sys._getframemodulename(1) or "__main__" from 3.12 on, and where that
+ * is missing (and before 3.12) the caller's globals' __name__, or
+ * "__main__"; None where there is no caller's frame. The caller is that of
+ * the Python function that calls this. */
 static PyObject *
 nt_caller_module(void)
 {
 #if PY_VERSION_HEX >= 0x030C0000
     PyObject *find = PySys_GetObject("_getframemodulename"); /* borrowed */
-    if (find == NULL) {
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    if (find != NULL) {
+        Py_INCREF(find);
+        PyObject *depth = PyLong_FromLong(1);
+        PyObject *found = depth == NULL ? NULL : PyObject_CallOneArg(find, depth);
+        Py_XDECREF(depth);
+        Py_DECREF(find);
+        int truth = found == NULL ? -1 : PyObject_IsTrue(found);
+        if (truth < 0) {
+            Py_XDECREF(found);
+            return NULL;
+        }
+        if (!truth) {
+            Py_SETREF(found, PyUnicode_FromString("__main__"));
+        }
+        return found;
     }
-    PyObject *depth = PyLong_FromLong(1);
-    PyObject *found = depth == NULL ? NULL : PyObject_CallOneArg(find, depth);
-    Py_XDECREF(depth);
-    if (found == Py_None) {
-        Py_SETREF(found, PyUnicode_FromString("__main__"));
+    if (PyErr_Occurred()) {
+        return NULL;
     }
-    return found;
-#else
+#endif
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed: the Python caller's */
     PyFrameObject *caller = frame == NULL ? NULL : PyFrame_GetBack(frame);
     if (caller == NULL) {
@@ -711,7 +919,6 @@ nt_caller_module(void)
                                           : PyUnicode_FromString("__main__");
     Py_XDECREF(globals);
     return result;
-#endif
 }
 
 /* Builder.namedtuple(typename, field_names, rename, defaults, module): the

@@ -12,7 +12,8 @@ Set ``RECORDS_NAMEDTUPLE=1`` in the environment to switch it on at start-up,
 before any other module is imported: the wheel installs
 ``records_namedtuple.pth`` into ``site-packages``, which Python's ``site``
 runs as it starts, and which does nothing more than read that variable
-unless it is set.
+unless it is set. Like Python's own ``PYTHON*`` variables, it is ignored
+under ``-E`` and ``-I``.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
 #: The ``collections.namedtuple`` that ``use_for_namedtuple`` replaced.
 _original: Any = None
 
-#: The values of ``RECORDS_NAMEDTUPLE`` that leave the opt-in off.
-OFF = ("", "0")
+#: The values of ``RECORDS_NAMEDTUPLE`` that switch the opt-in on, in any
+#: case and between spaces; any other value leaves it off.
+ON = ("1", "true", "yes", "on")
 
 
 def use_for_namedtuple() -> None:
@@ -61,10 +63,10 @@ def restore_namedtuple() -> None:
     _original = None
 
 
-def from_environment(value: str | None) -> None:
+def is_on(value: str | None) -> bool:
     """
-    Switch the opt-in on if *value*, that of ``RECORDS_NAMEDTUPLE``, is set
-    to anything but ``""`` or ``"0"`` (what ``records_namedtuple.pth`` calls).
+    Whether *value* of ``RECORDS_NAMEDTUPLE`` asks for the opt-in (which
+    ``records_namedtuple.pth`` tests the same way, unless Python ignores the
+    environment).
     """
-    if value is not None and value not in OFF:
-        use_for_namedtuple()
+    return value is not None and value.strip().lower() in ON

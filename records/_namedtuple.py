@@ -74,6 +74,7 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     if (
         rename
         or not _checked_names.issuperset(names)
+        or not all(type(name) is str for name in names)  # a str subclass equal to a checked name
         or len(set(names)) != len(names)
         or not typename.isidentifier()
         or iskeyword(typename)
@@ -102,21 +103,14 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
-    _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
-    for method in (_make.__func__, _replace, __repr__, _asdict, __getnewargs__):
-        method.__qualname__ = f"{typename}.{method.__name__}"
-
+    methods = _named_methods(typename, fields)
     namespace: dict[str, Any] = {
         "__doc__": f"{typename}({arg_list})",
         "__slots__": (),
         "_fields": fields,
         "_field_defaults": field_defaults,
         "__new__": __new__,
-        "_make": _make,
-        "_replace": _replace,
-        "__repr__": __repr__,
-        "_asdict": _asdict,
-        "__getnewargs__": __getnewargs__,
+        **methods,
         "__match_args__": fields,
         # The one addition to collections.namedtuple's class: rich lays a
         # named tuple out field by field only when its __repr__ comes from
@@ -124,7 +118,7 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
         "__rich_repr__": _rich_repr,
     }
     if PY_3_13_PLUS:
-        namespace["__replace__"] = _replace
+        namespace["__replace__"] = methods["_replace"]
     docs = default_docs(len(fields))
     for index, name in enumerate(fields):
         namespace[name] = accessor(index, docs[index])
@@ -227,6 +221,68 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
         return _tuple(self)
 
     return classmethod(_make), _replace, __repr__, _asdict, __getnewargs__
+
+
+def _named_methods(typename: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    """
+    Return the methods of ``_methods`` by name, each with its qualified name
+    and, as collections' have, no annotations.
+    """
+    _make, _replace, __repr__, _asdict, __getnewargs__ = _methods(typename, fields)
+    for method in (_make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+        method.__qualname__ = f"{typename}.{method.__name__}"
+        method.__annotations__ = {}
+    return {
+        "_make": _make,
+        "_replace": _replace,
+        "__repr__": __repr__,
+        "_asdict": _asdict,
+        "__getnewargs__": __getnewargs__,
+    }
+
+
+def pure_method(typename: str, fields: tuple[str, ...], name: str) -> Any:
+    """
+    Return what stands for method *name* of a class built in C in a Python
+    class of *typename* and *fields*: the pure path's method, or for the C
+    class's additions, what acts as if they were absent.
+    """
+    if name == "__rich_repr__":
+        return _rich_repr
+    if name == "__reduce_ex__":
+        return object.__reduce_ex__
+    if name in _COPIERS:
+        return _COPIERS[name]
+    methods = _named_methods(typename, fields)
+    if name not in methods:
+        msg = f"a named tuple class has no method {name!r} to load"
+        raise ValueError(msg)
+    return methods[name]
+
+
+def _copy_without_copier(self: Any, memo: Any) -> Any:
+    """Copy *self* as ``copy.copy`` (*memo* None) or ``copy.deepcopy`` copy without copiers."""
+    import copy
+    import copyreg
+
+    reductor = copyreg.dispatch_table.get(type(self))
+    reduced = reductor(self) if reductor is not None else self.__reduce_ex__(4)
+    if isinstance(reduced, str):
+        return self
+    return copy._reconstruct(self, memo, *reduced)  # type: ignore[attr-defined]
+
+
+def __copy__(self: Any) -> Any:
+    """Return a copy, as ``copy.copy`` makes it."""
+    return _copy_without_copier(self, None)
+
+
+def __deepcopy__(self: Any, memo: Any) -> Any:
+    """Return a deep copy, as ``copy.deepcopy`` makes it."""
+    return _copy_without_copier(self, memo)
+
+
+_COPIERS = {"__copy__": __copy__, "__deepcopy__": __deepcopy__}
 
 
 #: The code of every ``__repr__`` that ``_methods`` makes.

@@ -1,5 +1,6 @@
 """
-How the accessors of record fields pickle, wherever their class is made.
+How the accessors of record fields, and the methods of ``records.namedtuple``
+classes built in C, pickle, wherever their class is made.
 
 With the C accelerator, every field of a record class is a member
 descriptor (``records/_accelerator_c_members.h``), and CPython pickles a
@@ -31,6 +32,15 @@ Every accessor loaded is checked: a member descriptor is made only for a
 class whose layout has room for the item (see the C header); otherwise the
 bounds-checked accessor of ``_accessors`` stands in, which reads the same
 item.
+
+A ``records.namedtuple`` class built in C holds its methods (``_make``,
+``_replace``, ``__repr__``, …) as descriptors of C functions, which CPython
+pickles as ``getattr(its class, its name)`` (and ``_make``, a classmethod
+descriptor, not at all). ``reduce_method`` pickles them as
+``namedtuple_method(cls, name, fields)`` instead: the method itself where
+the class is found by name, and in a class rebuilt from its dict, the Python
+function the pure path gives a named tuple of those fields (the rebuilt
+class is a Python class, as collections' is).
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ from __future__ import annotations
 import copyreg
 import sys
 
+from . import _namedtuple
 from ._accelerator import c as accelerator
 from ._accessors import accessor
 
@@ -83,8 +94,16 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
     return accessor(index, doc)
 
 
-#: What ``copyreg`` had for member descriptors before ``install``, if anything.
-_previous_reducer: Callable[[Any], Any] | None = None
+#: What ``copyreg`` had for each type ``install`` registered, if anything.
+_previous_reducers: dict[type, Callable[[Any], Any] | None] = {}
+
+
+def _as_before(descriptor: Any) -> Any:
+    """Reduce *descriptor* as ``copyreg`` or the object itself did before ``install``."""
+    previous = _previous_reducers.get(type(descriptor))
+    if previous is not None:
+        return previous(descriptor)
+    return descriptor.__reduce__()
 
 
 def reduce_member(descriptor: Any) -> Any:
@@ -94,22 +113,60 @@ def reduce_member(descriptor: Any) -> Any:
     """
     found = accelerator.field(descriptor) if accelerator is not None else None
     if found is None:
-        if _previous_reducer is not None:
-            return _previous_reducer(descriptor)
-        return descriptor.__reduce__()
+        return _as_before(descriptor)
     cls, index = found
     return field_accessor, (cls, descriptor.__name__, index, descriptor.__doc__)
 
 
+#: The types of the descriptors a ``records.namedtuple`` class built in C
+#: holds its methods in: ``_replace`` and the like, ``_make``, ``__repr__``.
+_method_types: tuple[type, ...] = (
+    type(str.__dict__["upper"]),
+    type(dict.__dict__["fromkeys"]),
+    type(object.__dict__["__repr__"]),
+)
+
+
+def reduce_method(descriptor: Any) -> Any:
+    """
+    Reduce *descriptor*, a C method's descriptor, for ``pickle`` and
+    ``copy``: as ``namedtuple_method`` for a method of a ``records.namedtuple``
+    class built in C, else as before.
+    """
+    found = accelerator.namedtuple_method(descriptor) if accelerator is not None else None
+    if found is None:
+        return _as_before(descriptor)
+    return namedtuple_method, found
+
+
+def namedtuple_method(cls: type, name: str, fields: tuple[str, ...]) -> Any:
+    """
+    Return method *name* of ``records.namedtuple`` class *cls*, of *fields*
+    (what a pickled method loads as): the one *cls* has if records built it,
+    else, for a class being rebuilt from its dict, the pure path's.
+    """
+    existing = cls.__dict__.get(name) if isinstance(cls, type) else None
+    if existing is not None and accelerator is not None:
+        found = accelerator.namedtuple_method(existing)
+        if found is not None and found[0] is cls and found[1] == name:
+            return existing
+    return _namedtuple.pure_method(str(getattr(cls, "__name__", name)), tuple(fields), name)
+
+
+def _register(kind: type, reducer: Callable[[Any], Any]) -> None:
+    current = copyreg.dispatch_table.get(kind)
+    if current is not reducer:
+        _previous_reducers[kind] = current
+        copyreg.pickle(kind, reducer)
+
+
 def install() -> None:
-    """Register ``reduce_member`` with ``copyreg``, and with dill if it is loaded."""
-    global _previous_reducer
+    """Register ``reduce_member`` and ``reduce_method`` with ``copyreg``, and dill if loaded."""
     if accelerator is None:
         return
-    current = copyreg.dispatch_table.get(_member_type)
-    if current is not reduce_member:
-        _previous_reducer = current
-        copyreg.pickle(_member_type, reduce_member)
+    _register(_member_type, reduce_member)
+    for kind in _method_types:
+        _register(kind, reduce_method)
     register_dill()
 
 

@@ -76,14 +76,14 @@ class TestRichRepr:
     def test_the_only_addition_to_namedtuple(self):
         """
         Beside collections.namedtuple's class, records.namedtuple's adds only
-        __rich_repr__ (and with the accelerator, __copy__ and __deepcopy__ in C;
-        it pickles as collections' does, byte for byte).
+        __rich_repr__ (and with the accelerator, __copy__, __deepcopy__ and
+        __reduce_ex__ in C; it pickles as collections' does, byte for byte).
         """
         ours, theirs = records.namedtuple("Row", "a b"), collections.namedtuple("Row", "a b")
         extra = set(vars(ours)) - set(vars(theirs))
         if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9's collections has no __match_args__
             extra.discard("__match_args__")
-        in_c = {"__copy__", "__deepcopy__"} if records.ACCELERATED else set()
+        in_c = {"__copy__", "__deepcopy__", "__reduce_ex__"} if records.ACCELERATED else set()
         assert {"__rich_repr__", *in_c} == extra
         assert set(vars(theirs)) <= set(vars(ours))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import records
+from records._everywhere import is_on
 
 
 def pth_installed() -> bool:
@@ -32,13 +33,17 @@ installed = pytest.mark.skipif(
 )
 
 
-def python(code, opt_in=None):
+def python(code, opt_in=None, flags=()):
     """Run *code* in a fresh interpreter, RECORDS_NAMEDTUPLE set to *opt_in* (or unset)."""
     environment = {k: v for k, v in os.environ.items() if k != "RECORDS_NAMEDTUPLE"}
     if opt_in is not None:
         environment["RECORDS_NAMEDTUPLE"] = opt_in
     result = subprocess.run(
-        [sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=False
+        [sys.executable, *flags, "-c", code],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert 0 == result.returncode, result.stderr
     return result.stdout
@@ -88,15 +93,22 @@ class TestAtStartUp:
         "      'records' in base.__new__.__code__.co_filename)\n"
     )
 
-    @pytest.mark.parametrize("value", [None, "", "0"])
+    @pytest.mark.parametrize("value", [None, "", "0", "false", "no", "off", " 0", "2"])
     def test_off(self, value):
-        """Unset, empty or 0: nothing changes, and records is not even imported."""
+        """Unset, or not 1/true/yes/on: nothing changes, and records is not even imported."""
+        assert not is_on(value)
         assert "False False False\n" == python(self.CHECK, opt_in=value)
 
-    @pytest.mark.parametrize("value", ["1", "yes"])
+    @pytest.mark.parametrize("value", ["1", "yes", "True", " on "])
     def test_on(self, value):
         """Set: the standard library's own named tuples are records' from the start."""
+        assert is_on(value)
         assert "True True True\n" == python(self.CHECK, opt_in=value)
+
+    @pytest.mark.parametrize("flag", ["-E", "-I"])
+    def test_ignored_with_the_environment(self, flag):
+        """-E and -I, which make Python ignore its PYTHON* variables, leave it off."""
+        assert "False False False\n" == python(self.CHECK, opt_in="1", flags=[flag])
 
 
 #: CPython's test suites of modules that make or use named tuples, with

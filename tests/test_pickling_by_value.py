@@ -325,3 +325,116 @@ print(json.dumps(check("own", cls, record)))
     loaded = json.loads(run(load, cwd=tmp_path / "loading", stdin=pickled))
     expected = {**expected_checks("Record")["main"], "name": "own", "type": "Own"}
     assert expected == loaded
+
+
+# records.namedtuple's classes and collections', made where they cannot be
+# found by name: their methods are C functions with the accelerator.
+NAMEDTUPLES = """
+import collections, copy, json, sys
+import records
+
+make = {factory}
+
+
+Main = make("Main", "x y", defaults=(0,))
+
+
+class Sub(make("Base", "x y", defaults=(0,))):
+    __slots__ = ()
+
+    def total(self):
+        return self.x + self.y
+
+
+def make_local():
+    return make("Local", "x y", defaults=[0])
+
+
+CLASSES = {{"main": Main, "subclass": Sub, "function": make_local()}}
+
+
+def check(name, cls, record):
+    return {{
+        "name": name,
+        "repr": repr(record),
+        "same class": type(record) is cls,
+        "fields": list(cls._fields),
+        "read": [record.x, record.y],
+        "default": repr(cls(7)),
+        "replaced": repr(record._replace(y=5)),
+        "made": repr(cls._make([3, 4])),
+        "dict": record._asdict(),
+        "copies": [repr(copy.copy(record)), repr(copy.deepcopy(record))],
+        "total": record.total() if hasattr(record, "total") else None,
+        "new args": list(record.__getnewargs__()),
+    }}
+"""
+
+NAMEDTUPLE_FACTORIES = ["records.namedtuple", "collections.namedtuple"]
+
+
+def namedtuple_checks(library, factory, tmp_path):
+    """What a fresh process reports of each class that *library* brought it, made by *factory*."""
+    directory = tmp_path / factory
+    directory.mkdir()
+    module = library.split()[0]
+    dump = (
+        NAMEDTUPLES.format(factory=factory)
+        + f"""
+import {module}
+payload = {{name: {module}.dumps((cls, cls(1, 2))) for name, cls in CLASSES.items()}}
+sys.stdout.buffer.write({module}.dumps(payload))
+"""
+    )
+    pickled = run(dump, cwd=directory)
+    load = (
+        NAMEDTUPLES.format(factory=factory)
+        + f"""
+import {module}
+payload = {{n: {module}.loads(data) for n, data in {module}.loads(sys.stdin.buffer.read()).items()}}
+print(json.dumps({{n: check(n, cls, record) for n, (cls, record) in payload.items()}}))
+"""
+    )
+    return json.loads(run(load.replace("CLASSES = {", "UNUSED = {"), cwd=directory, stdin=pickled))
+
+
+@pytest.mark.parametrize("library", ["cloudpickle", "dill"])
+def test_namedtuple_classes_by_value(library, tmp_path):
+    """records.namedtuple's classes travel by value and work as collections' do."""
+    if library == "dill":
+        skip_unless_dill_works()
+    ours, reference = (
+        namedtuple_checks(library, factory, tmp_path) for factory in NAMEDTUPLE_FACTORIES
+    )
+    assert {"main", "subclass", "function"} == set(reference)
+    assert reference == ours
+
+
+def test_namedtuple_classes_in_joblib_workers(tmp_path):
+    """joblib's loky workers get records.namedtuple's classes by value, as collections'."""
+    results = []
+    for factory in NAMEDTUPLE_FACTORIES:
+        directory = tmp_path / factory
+        directory.mkdir()
+        script = (
+            NAMEDTUPLES.format(factory=factory)
+            + """
+import os
+from joblib import Parallel, delayed
+
+
+def work(name, cls, record):
+    return os.getpid(), check(name, cls, record)
+
+
+if __name__ == "__main__":
+    done = Parallel(n_jobs=2, backend="loky")(
+        delayed(work)(name, cls, cls(1, 2)) for name, cls in CLASSES.items()
+    )
+    assert any(pid != os.getpid() for pid, _ in done), "no worker process was used"
+    print(json.dumps({result["name"]: result for _, result in done}))
+"""
+        )
+        results.append(json.loads(run(script, cwd=directory)))
+    ours, reference = results
+    assert reference == ours

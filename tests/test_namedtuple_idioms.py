@@ -1,0 +1,291 @@
+"""
+records.namedtuple does what collections.namedtuple does where a class, a
+subclass or the process changes what the methods rely on: each test runs the
+same steps with both factories and compares what they give (with the C
+accelerator, records' methods are C functions that must notice each change).
+"""
+
+import collections
+import copy
+import copyreg
+import gc
+import inspect
+import pickle
+import sys
+import weakref
+
+import pytest
+
+import records
+from tests.support.platform_marks import cpython_only
+
+FACTORIES = [collections.namedtuple, records.namedtuple]
+
+
+def outcome(step):
+    """What *step*() gives: its result's repr, or its exception's type and text."""
+    try:
+        return repr(step())
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+
+
+def same_outcomes(scenario):
+    """Assert that *scenario*(factory) gives the same outcomes with both factories."""
+    expected, actual = (scenario(factory) for factory in FACTORIES)
+    assert expected == actual
+
+
+@cpython_only
+@pytest.mark.parametrize(
+    "keep_alive",
+    [
+        "P.ORIGIN = P(0, 0)",
+        "P.__new__.__defaults__ = (P(0, 0),)",
+        "class Q(P):\n    __slots__ = ()\nQ.ZERO = Q(0, 0)\nP.Q = Q",
+    ],
+)
+def test_classes_in_cycles_through_instances_are_freed(keep_alive):
+    """The collector sees an instance's reference to its class, as for collections'."""
+    refs = []
+    for _ in range(20):
+        namespace = {"P": records.namedtuple("P", "x y")}
+        exec(keep_alive, namespace)
+        refs.append(weakref.ref(namespace["P"]))
+        del namespace
+    gc.collect()
+    assert [] == [ref for ref in refs if ref() is not None]
+
+
+@pytest.mark.parametrize("change", ["assign", "delete"])
+def test_make_and_replace_after_repr_changes(change):
+    """A class's own __repr__, set or deleted later, leaves _make and _replace working."""
+
+    def scenario(factory):
+        P = factory("P", "x y")
+        if change == "assign":
+            P.__repr__ = lambda self: "custom"
+        else:
+            del P.__repr__
+        return [outcome(lambda: tuple(P._make([1, 2]))), outcome(lambda: P(1, 2)._replace(x=3))]
+
+    same_outcomes(scenario)
+
+
+def test_typing_namedtuple_with_its_own_repr_under_the_opt_in():
+    """typing.NamedTuple sets a body's __repr__ on the class: its methods still work."""
+    try:
+        records.use_for_namedtuple()
+        import typing
+
+        class Labelled(typing.NamedTuple):
+            x: int
+            y: int = 0
+
+            def __repr__(self):
+                return f"<{self.x}>"
+
+        assert "<3>" == repr(Labelled._make([1, 2])._replace(x=3))
+    finally:
+        records.restore_namedtuple()
+
+
+def copies(value):
+    """copy.copy and copy.deepcopy of *value*, as outcomes."""
+    return [outcome(lambda: copy.copy(value)), outcome(lambda: copy.deepcopy(value))]
+
+
+def test_copy_honours_what_the_class_changes():
+    """copy uses a class's new __getnewargs__, __new__ or __reduce__, or its deletion."""
+
+    def scenario(factory):
+        results = []
+        P = factory("P", "x y")
+        P.__getnewargs__ = lambda self: (0, 0)
+        results += copies(P(1, 2))
+        P = factory("P", "x y")
+        P.__new__ = staticmethod(lambda cls, x, y: tuple.__new__(cls, (y, x)))
+        results += copies(P(1, 2))
+        P = factory("P", "x y")
+        P.__reduce__ = lambda self: (str, ("reduced",))
+        results += copies(P(1, 2))
+        P = factory("P", "x y")
+        del P.__getnewargs__
+        results += copies(P(1, 2))
+        return results
+
+    same_outcomes(scenario)
+
+
+def test_copy_honours_copyreg():
+    """A reducer registered with copyreg for the class is what copy uses."""
+
+    def scenario(factory):
+        P = factory("P", "x y")
+        copyreg.pickle(P, lambda p: (str, ("via copyreg",)))
+        try:
+            return copies(P(1, 2))
+        finally:
+            del copyreg.dispatch_table[P]
+
+    same_outcomes(scenario)
+
+
+def test_copy_and_pickle_of_subclasses_that_change_them():
+    """A subclass's own __iter__, __reduce__ (a str too) or instance attributes count."""
+
+    def scenario(factory):
+        P = factory("P", "x y")
+
+        class Reversed(P):
+            __slots__ = ()
+
+            def __iter__(self):
+                return iter((self.y, self.x))
+
+        class Named(P):
+            __slots__ = ()
+
+            def __reduce__(self):
+                return "Named"
+
+        class WithDict(P):
+            pass
+
+        with_dict = WithDict(1, 2)
+        with_dict.extra = [3]
+        return [
+            *copies(Reversed(1, 2)),
+            outcome(lambda: Reversed(1, 2).__reduce_ex__(2)),
+            *copies(Named(1, 2)),
+            outcome(lambda: Named(1, 2).__reduce_ex__(4)),
+            *copies(with_dict),
+            outcome(lambda: copy.copy(with_dict).extra),
+            outcome(lambda: with_dict.__reduce_ex__(2)[2]),
+        ]
+
+    same_outcomes(scenario)
+
+
+def test_reduce_ex_as_objects():
+    """__reduce_ex__ gives what object's gives, for every protocol, with its errors."""
+
+    def scenario(factory):
+        P = factory("P", "x y")
+        reduced = [outcome(lambda p=p: P(1, [2]).__reduce_ex__(p)) for p in range(6)]
+        return [
+            [text.replace(f"{id(P):#x}", "P") for text in reduced],
+            outcome(lambda: P(1, 2).__reduce_ex__("2")),
+            outcome(lambda: P(1, 2).__reduce_ex__()),
+        ]
+
+    expected, actual = (scenario(factory) for factory in FACTORIES)
+    assert expected[0] == actual[0]
+    assert expected[1].split(":")[0] == actual[1].split(":")[0]  # TypeError
+    assert expected[2].split(":")[0] == actual[2].split(":")[0]
+
+
+def test_make_and_replace_follow_the_class_changes():
+    """_replace calls the class's new _make, or fails without one; _make calls len()."""
+
+    class Key(str):
+        __slots__ = ()
+
+        def __hash__(self):
+            return 1
+
+    def scenario(factory):
+        P = factory("P", "x y")
+        P._make = classmethod(lambda cls, iterable: ("mine", tuple(iterable)))
+        results = [outcome(lambda: P(1, 2)._replace(x=9))]
+        P = factory("P", "x y")
+        del P._make
+        results.append(outcome(lambda: P(1, 2)._replace(x=9)))
+        P = factory("P", "x y")
+
+        class Short(P):
+            __slots__ = ()
+
+            def __len__(self):
+                return 1
+
+        class Open(P):
+            pass
+
+        opened = Open(1, 2)
+        opened._make = lambda iterable: ("instance", tuple(iterable))
+        results += [
+            outcome(lambda: Short._make([1, 2])),
+            outcome(lambda: P(1, 2)._replace(**{Key("x"): 5})),
+            outcome(lambda: P(**{Key("x"): 5, "y": 6})),
+            outcome(lambda: opened._replace(y=7)),
+            outcome(lambda: P._make(iterable=[3, 4])),
+            str(inspect.signature(P._make)),
+        ]
+        return results
+
+    same_outcomes(scenario)
+
+
+def test_make_of_a_base_reads_its_own_field_count():
+    """super()._make of a named tuple base is that base's, with its own field count."""
+
+    def scenario(factory):
+        Two, Three = factory("Two", "a b"), factory("Three", "a b c")
+
+        class Both(Three, Two):
+            __slots__ = ()
+
+        return [
+            outcome(lambda: tuple(super(Three, Both)._make([1, 2]))),
+            outcome(lambda: tuple(Both._make([1, 2, 3]))),
+            outcome(lambda: tuple(super(Three, Both)._make([1, 2, 3]))),
+        ]
+
+    same_outcomes(scenario)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys._getframemodulename is 3.12+")
+@pytest.mark.parametrize("module", ["", 0, None])
+def test_caller_module_that_is_false(module):
+    """A caller whose module name is false gets '__main__', as with collections."""
+
+    def make(factory):
+        return factory("P", "x").__module__
+
+    make.__module__ = module
+    same_outcomes(make)
+
+
+def test_caller_module_without_getframemodulename(monkeypatch):
+    """Without sys._getframemodulename, the caller's globals name the module."""
+    monkeypatch.delattr(sys, "_getframemodulename", raising=False)
+    same_outcomes(lambda factory: factory("P", "x").__module__)
+
+
+def test_str_subclass_names_after_equal_names_were_seen():
+    """A str subclass field name is refused even once an equal name was checked."""
+
+    class Name(str):
+        __slots__ = ()
+
+        def __str__(self):
+            return self
+
+    def scenario(factory):
+        factory("Seen", "x")
+        return outcome(lambda: factory("P", [Name("x")]))
+
+    same_outcomes(scenario)
+
+
+@pytest.mark.skipif(not records.ACCELERATED, reason="methods in C: the pure path's are functions")
+def test_pickles_of_methods_load_as_the_methods():
+    """A C method of a class found by name pickles by name, to itself."""
+    for name in ("_make", "_replace", "__repr__", "_asdict", "__getnewargs__"):
+        method = vars(Found)[name]
+        assert pickle.loads(pickle.dumps(method)) is method
+    assert pickle.loads(pickle.dumps(str.upper)) is str.upper
+
+
+Found = records.namedtuple("Found", "a b")
