@@ -137,6 +137,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 #include "_accelerator_c_constructor.h"
 #include "_accelerator_c_builder.h"
 #include "_accelerator_c_methods.h"
+#include "_accelerator_c_nt_methods.h"
 #include "_accelerator_c_namedtuple.h"
 
 static PyMethodDef module_methods[] = {
@@ -168,10 +169,6 @@ static PyMethodDef module_methods[] = {
     {"field", records_field, METH_O,
      "field(accessor) -> (cls, index) | None\n\nThe class and item index of the member "
      "descriptor accessor of a record field; None for any other object."},
-    {"namedtuple_method", records_namedtuple_method, METH_O,
-     "namedtuple_method(descriptor) -> (cls, name, fields) | None\n\nThe records.namedtuple "
-     "class built in C, the name of descriptor, one of the methods records gave it, and the "
-     "class's field names; None for any other object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -243,12 +240,15 @@ module_exec(PyObject *module)
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) {
         return -1;
     }
-    if (constructor_type_ready() < 0 || annotations_ready() < 0
+    if (constructor_type_ready() < 0 || annotations_ready() < 0 || nt_methods_ready() < 0
         || PyType_Ready(&BuilderType) < 0) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Constructor", (PyObject *)&ConstructorType) < 0
-        || PyModule_AddObjectRef(module, "Builder", (PyObject *)&BuilderType) < 0) {
+        || PyModule_AddObjectRef(module, "Builder", (PyObject *)&BuilderType) < 0
+        || PyModule_AddObjectRef(module, "NamedTupleMethod", (PyObject *)&NtMethodType) < 0
+        || PyModule_AddObjectRef(module, "NamedTupleClassMethod", (PyObject *)&NtClassMethodType)
+               < 0) {
         return -1;
     }
     return 0;

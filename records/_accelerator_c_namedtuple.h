@@ -31,6 +31,7 @@ static PyObject *nt_repr(PyObject *self);
 /* Where each method is in nt_methods: a descriptor is one records made when
  * its PyMethodDef is that entry. */
 enum {
+    NT_REPR,
     NT_MAKE,
     NT_REPLACE,
     NT_ASDICT,
@@ -43,17 +44,22 @@ enum {
 };
 static PyMethodDef nt_methods[NT_METHOD_COUNT + 1];
 
+/* The names of nt_methods, interned (nt_methods_ready). */
+static PyObject *nt_method_names[NT_METHOD_COUNT];
+
+static int nt_traverse(PyObject *self, visitproc visit, void *arg);
+
 /* What a namedtuple class keeps of its own, in its tp_cache (unused by
  * CPython 3.10-3.15, released with the class): (field names, the format of
  * its repr, "(x=%r, y=%r)"), as collections' closures hold them. */
 enum { NT_NAMES, NT_REPR_FORMAT, NT_DATA_SIZE };
 
-/* 1 if records built cls (not a subclass): its methods are from nt_methods,
- * which nothing done to the class afterwards changes. */
+/* 1 if records built cls (not a subclass): its traverse is records', which
+ * nothing done to the class afterwards changes. */
 static inline int
 is_nt_class(PyTypeObject *cls)
 {
-    return cls->tp_methods == nt_methods;
+    return cls->tp_traverse == nt_traverse;
 }
 
 static PyObject *
@@ -67,18 +73,18 @@ nt_data_of(PyTypeObject *cls)
 }
 
 /* 1 if type finds name as the method records made of nt_methods[index], for
- * a namedtuple class it built (in *owner, borrowed, where not NULL). */
+ * a namedtuple class it built (in *owner, borrowed, where not NULL). Names
+ * are those of nt_method_names. */
 static int
 finds_nt_method(PyTypeObject *type, PyObject *name, int index, PyTypeObject **owner)
 {
     PyObject *found = _PyType_Lookup(type, name);
-    if (found == NULL
-        || !(Py_IS_TYPE(found, &PyMethodDescr_Type) || Py_IS_TYPE(found, &PyClassMethodDescr_Type))
-        || ((PyMethodDescrObject *)found)->d_method != &nt_methods[index]) {
+    if (found == NULL || !is_nt_method(found)
+        || ((NtMethodObject *)found)->method != &nt_methods[index]) {
         return 0;
     }
     if (owner != NULL) {
-        *owner = PyDescr_TYPE(found);
+        *owner = ((NtMethodObject *)found)->owner;
     }
     return 1;
 }
@@ -269,7 +275,7 @@ nt_replace(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
      * keywords plain str (whose hash and == are str's), the steps of the
      * Python code, without its calls. */
     PyTypeObject *make_owner = NULL;
-    if (finds_nt_method(type, str_make, NT_MAKE, &make_owner) && make_owner == defining_class
+    if (finds_nt_method(type, nt_method_names[NT_MAKE], NT_MAKE, &make_owner) && make_owner == defining_class
         && iterates_as_tuple(type) && no_instance_attributes(self)
         && exact_str_keywords(kwnames)) {
         Py_ssize_t count = PyTuple_GET_SIZE(names), size = PyTuple_GET_SIZE(self);
@@ -425,8 +431,8 @@ static int
 nt_reduces_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    return finds_nt_method(type, str_reduce_ex, NT_REDUCE_EX, NULL)
-           && finds_nt_method(type, str_getnewargs, NT_GETNEWARGS, NULL)
+    return finds_nt_method(type, nt_method_names[NT_REDUCE_EX], NT_REDUCE_EX, NULL)
+           && finds_nt_method(type, nt_method_names[NT_GETNEWARGS], NT_GETNEWARGS, NULL)
            && _PyType_Lookup(type, str_reduce) == _PyType_Lookup(&PyBaseObject_Type, str_reduce)
            && _PyType_Lookup(type, str_getstate)
                   == _PyType_Lookup(&PyBaseObject_Type, str_getstate)
@@ -480,8 +486,8 @@ nt_deepcopy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 static PyObject *
 nt_rich_repr(PyObject *self, PyObject *unused)
 {
-    if (Py_TYPE(self)->tp_repr != nt_repr) {
-        Py_RETURN_NONE;
+    if (!finds_nt_method(Py_TYPE(self), nt_method_names[NT_REPR], NT_REPR, NULL)) {
+        Py_RETURN_NONE; /* a __repr__ of the class's own */
     }
     PyObject *fields = PyObject_GetAttr(self, str_fields);
     if (fields == NULL) {
@@ -492,13 +498,23 @@ nt_rich_repr(PyObject *self, PyObject *unused)
     return pairs;
 }
 
+static PyObject *
+nt_repr_method(PyObject *self, PyObject *unused)
+{
+    return nt_repr(self);
+}
+
+/* The docs of _make and _replace name the class, as collections' do (%U,
+ * its name). */
 static PyMethodDef nt_methods[NT_METHOD_COUNT + 1] = {
+    {"__repr__", nt_repr_method, METH_NOARGS,
+     "__repr__($self, /)\n--\n\nReturn a nicely formatted representation string"},
     {"_make", (PyCFunction)(void (*)(void))nt_make, METH_METHOD | METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "_make($type, iterable)\n--\n\nMake a new named tuple from a sequence or iterable."},
+     "_make($type, iterable)\n--\n\nMake a new %U object from a sequence or iterable"},
     {"_replace", (PyCFunction)(void (*)(void))nt_replace,
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "_replace($self, /, **kwds)\n--\n\n"
-     "Return a new named tuple replacing specified fields with new values."},
+     "Return a new %U object replacing specified fields with new values"},
     {"_asdict", nt_asdict, METH_NOARGS,
      "_asdict($self, /)\n--\n\nReturn a new dict which maps field names to their values."},
     {"__getnewargs__", nt_getnewargs, METH_NOARGS,
@@ -526,33 +542,6 @@ nt_traverse(PyObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(Py_TYPE(self));
     return PyTuple_Type.tp_traverse(self, visit, arg);
-}
-
-/* namedtuple_method(descriptor): (cls, name, fields) where descriptor is one
- * of the methods records gave cls, a namedtuple class it built in C with
- * those field names (its __repr__ slot wrapper included); else None. For records/_pickling.py, which pickles
- * them by value as the Python functions of the pure path. */
-static PyObject *
-records_namedtuple_method(PyObject *module, PyObject *descriptor)
-{
-    PyTypeObject *type = Py_TYPE(descriptor);
-    int ours = 0;
-    if (type == &PyMethodDescr_Type || type == &PyClassMethodDescr_Type) {
-        PyMethodDef *method = ((PyMethodDescrObject *)descriptor)->d_method;
-        for (int i = 0; i < NT_METHOD_COUNT && !ours; i++) {
-            ours = method == &nt_methods[i];
-        }
-    }
-    else if (type == &PyWrapperDescr_Type) {
-        ours = ((PyWrapperDescrObject *)descriptor)->d_wrapped == (void *)nt_repr;
-    }
-    PyTypeObject *cls = ours ? PyDescr_TYPE(descriptor) : NULL;
-    PyObject *data = cls == NULL ? NULL : nt_data_of(cls);
-    if (data == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyTuple_Pack(3, (PyObject *)cls, PyDescr_NAME(descriptor),
-                        PyTuple_GET_ITEM(data, NT_NAMES));
 }
 
 /* prefix, then each of names followed by between (but the last by after),
@@ -682,12 +671,6 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
                  || PyDict_SetItem(namespace, str_match_args, names) < 0;
     Py_XDECREF(doc);
     Py_DECREF(field_defaults);
-#if PY_VERSION_HEX >= 0x030D0000
-    if (!failed) {
-        PyObject *replace = PyDict_GetItemWithError(namespace, str_replace);
-        failed = replace == NULL || PyDict_SetItem(namespace, str_dunder_replace, replace) < 0;
-    }
-#endif
     PyObject *scratch = NULL;
     for (Py_ssize_t i = 0; !failed && i < count; i++) {
         PyObject *index = PyLong_FromSsize_t(i);
@@ -701,6 +684,41 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
     }
     Py_XDECREF(scratch);
     return failed ? -1 : 0;
+}
+
+/* The methods of nt_methods, as descriptors of cls, into its dict (and
+ * _replace as __replace__ too, from 3.13 on, as collections does). */
+static int
+nt_add_methods(PyTypeObject *cls, PyObject *names)
+{
+    for (int i = 0; i < NT_METHOD_COUNT; i++) {
+        PyMethodDef *method = &nt_methods[i];
+        PyTypeObject *kind = method->ml_flags & METH_CLASS ? &NtClassMethodType : &NtMethodType;
+        PyObject *descr = new_nt_method(kind, method, cls, names);
+        int failed = descr == NULL || PyDict_SetItem(cls->tp_dict, nt_method_names[i], descr) < 0;
+#if PY_VERSION_HEX >= 0x030D0000
+        failed = failed
+                 || (i == NT_REPLACE && PyDict_SetItem(cls->tp_dict, str_dunder_replace, descr) < 0);
+#endif
+        Py_XDECREF(descr);
+        if (failed) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The interned names of nt_methods, and the types of their descriptors. */
+static int
+nt_methods_ready(void)
+{
+    for (int i = 0; i < NT_METHOD_COUNT; i++) {
+        if (nt_method_names[i] == NULL
+            && (nt_method_names[i] = PyUnicode_InternFromString(nt_methods[i].ml_name)) == NULL) {
+            return -1;
+        }
+    }
+    return nt_method_types_ready();
 }
 
 /* The class of records.namedtuple for names already checked: typename and
@@ -720,8 +738,6 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
     }
     PyType_Slot slots[] = {
         {Py_tp_traverse, (void *)nt_traverse},
-        {Py_tp_repr, (void *)nt_repr},
-        {Py_tp_methods, nt_methods},
         {0, NULL},
     };
     PyType_Spec spec = {
@@ -749,18 +765,31 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
         cls->tp_cache = PyTuple_Pack(NT_DATA_SIZE, names, format);
     }
     Py_XDECREF(format);
+    /* __new__ before the methods, in the dict: see constructor_reduce. */
     int failed = cls->tp_cache == NULL
                  || nt_fill(self, cls, typename, names, defaults, arguments, module) < 0
                  || (new = nt_new(self, typename, parameters, defaults, arguments)) == NULL
                  /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
-                 || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0;
+                 || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0
+                 || nt_add_methods(cls, names) < 0;
     Py_XDECREF(arguments);
     if (failed) {
         goto error;
     }
     Py_DECREF(new);
+    /* repr() in C straight away, as __repr__ in the dict says (a subclass
+     * reaches it through its __repr__, as for any method in a dict). */
+    cls->tp_repr = nt_repr;
     PyType_Modified(cls);
     enable_constructor(cls);
+    if (!self->dill_registered) {
+        PyObject *registered = registered_with_dill(self);
+        if (registered == NULL) {
+            Py_DECREF(cls);
+            return NULL;
+        }
+        Py_DECREF(registered);
+    }
     return (PyObject *)cls;
 
 error:

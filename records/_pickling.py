@@ -34,13 +34,13 @@ bounds-checked accessor of ``_accessors`` stands in, which reads the same
 item.
 
 A ``records.namedtuple`` class built in C holds its methods (``_make``,
-``_replace``, ``__repr__``, …) as descriptors of C functions, which CPython
-pickles as ``getattr(its class, its name)`` (and ``_make``, a classmethod
-descriptor, not at all). ``reduce_method`` pickles them as
-``namedtuple_method(cls, name, fields)`` instead: the method itself where
-the class is found by name, and in a class rebuilt from its dict, the Python
-function the pure path gives a named tuple of those fields (the rebuilt
-class is a Python class, as collections' is).
+``_replace``, ``__repr__``, …) in descriptors of its own
+(``records/_accelerator_c_nt_methods.h``), which pickle as
+``namedtuple_method(cls, name, fields)``: the method itself where the class
+is found by name, and in a class rebuilt from its dict, the Python function
+the pure path gives a named tuple of those fields (the rebuilt class is a
+Python class, as collections' is). dill, which makes the class from its
+dict, gets the pure path's function without the class (``register_dill``).
 """
 
 from __future__ import annotations
@@ -118,39 +118,24 @@ def reduce_member(descriptor: Any) -> Any:
     return field_accessor, (cls, descriptor.__name__, index, descriptor.__doc__)
 
 
-#: The types of the descriptors a ``records.namedtuple`` class built in C
-#: holds its methods in: ``_replace`` and the like, ``_make``, ``__repr__``.
-_method_types: tuple[type, ...] = (
-    type(str.__dict__["upper"]),
-    type(dict.__dict__["fromkeys"]),
-    type(object.__dict__["__repr__"]),
-)
-
-
-def reduce_method(descriptor: Any) -> Any:
-    """
-    Reduce *descriptor*, a C method's descriptor, for ``pickle`` and
-    ``copy``: as ``namedtuple_method`` for a method of a ``records.namedtuple``
-    class built in C, else as before.
-    """
-    found = accelerator.namedtuple_method(descriptor) if accelerator is not None else None
-    if found is None:
-        return _as_before(descriptor)
-    return namedtuple_method, found
-
-
 def namedtuple_method(cls: type, name: str, fields: tuple[str, ...]) -> Any:
     """
     Return method *name* of ``records.namedtuple`` class *cls*, of *fields*
     (what a pickled method loads as): the one *cls* has if records built it,
     else, for a class being rebuilt from its dict, the pure path's.
     """
-    existing = cls.__dict__.get(name) if isinstance(cls, type) else None
-    if existing is not None and accelerator is not None:
-        found = accelerator.namedtuple_method(existing)
-        if found is not None and found[0] is cls and found[1] == name:
-            return existing
+    existing: Any = cls.__dict__.get(name) if isinstance(cls, type) else None
+    if type(existing) in _method_types and existing.__objclass__ is cls:
+        return existing
     return _namedtuple.pure_method(str(getattr(cls, "__name__", name)), tuple(fields), name)
+
+
+#: The types of the descriptors of a ``records.namedtuple`` class's C methods.
+_method_types: tuple[type, ...] = (
+    (accelerator.NamedTupleMethod, accelerator.NamedTupleClassMethod)
+    if accelerator is not None
+    else ()
+)
 
 
 def _register(kind: type, reducer: Callable[[Any], Any]) -> None:
@@ -161,12 +146,10 @@ def _register(kind: type, reducer: Callable[[Any], Any]) -> None:
 
 
 def install() -> None:
-    """Register ``reduce_member`` and ``reduce_method`` with ``copyreg``, and dill if loaded."""
+    """Register ``reduce_member`` with ``copyreg``, and with dill if it is loaded."""
     if accelerator is None:
         return
     _register(_member_type, reduce_member)
-    for kind in _method_types:
-        _register(kind, reduce_method)
     register_dill()
 
 
@@ -176,8 +159,9 @@ _dill_registered = False
 
 def register_dill() -> bool:
     """
-    If dill is loaded, make it pickle a record's accessor without its class
-    where it pickles the class by value; return whether it is done.
+    If dill is loaded, make it pickle a record's accessor, and a method of a
+    ``records.namedtuple`` class built in C, without its class where it
+    pickles the class by value; return whether it is done.
     """
     global _dill_registered
     if _dill_registered:
@@ -202,6 +186,20 @@ def register_dill() -> bool:
         # when this loads, and _builder makes a member descriptor of this.
         return pickler.save_reduce(accessor, (index, descriptor.__doc__), obj=descriptor)  # type: ignore[no-any-return]
 
+    def save_namedtuple_method(pickler: Any, descriptor: Any) -> None:
+        cls = descriptor.__objclass__
+        in_progress = getattr(pickler, "_postproc", None)
+        if in_progress is None or id(cls) not in in_progress:  # by name, or not dill's own
+            return pickler.save_reduce(*descriptor.__reduce__(), obj=descriptor)  # type: ignore[no-any-return]
+        # The class is being pickled from its dict: the pure path's method,
+        # which the class it makes, a Python class, can take.
+        _, (_, name, fields) = descriptor.__reduce__()
+        return pickler.save_reduce(  # type: ignore[no-any-return]
+            _namedtuple.pure_method, (cls.__name__, fields, name), obj=descriptor
+        )
+
     dispatch[_member_type] = save_member_descriptor
+    for kind in _method_types:
+        dispatch[kind] = save_namedtuple_method
     _dill_registered = True
     return True

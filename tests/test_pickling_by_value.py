@@ -330,12 +330,10 @@ print(json.dumps(check("own", cls, record)))
 # records.namedtuple's classes and collections', made where they cannot be
 # found by name: their methods are C functions with the accelerator.
 NAMEDTUPLES = """
-import collections, copy, json, sys
+import collections, sys
 import records
 
 make = {factory}
-
-
 Main = make("Main", "x y", defaults=(0,))
 
 
@@ -351,10 +349,15 @@ def make_local():
 
 
 CLASSES = {{"main": Main, "subclass": Sub, "function": make_local()}}
+"""
+
+# What a process that got such a class checks of it, as JSON.
+NAMEDTUPLE_CHECK = """
+import copy, json, sys
 
 
 def check(name, cls, record):
-    return {{
+    return {
         "name": name,
         "repr": repr(record),
         "same class": type(record) is cls,
@@ -367,17 +370,16 @@ def check(name, cls, record):
         "copies": [repr(copy.copy(record)), repr(copy.deepcopy(record))],
         "total": record.total() if hasattr(record, "total") else None,
         "new args": list(record.__getnewargs__()),
-    }}
+    }
 """
 
 NAMEDTUPLE_FACTORIES = ["records.namedtuple", "collections.namedtuple"]
 
 
-def namedtuple_checks(library, factory, tmp_path):
-    """What a fresh process reports of each class that *library* brought it, made by *factory*."""
+def namedtuple_checks(module, factory, tmp_path):
+    """What a fresh process reports of each class that *module* brought it, made by *factory*."""
     directory = tmp_path / factory
     directory.mkdir()
-    module = library.split()[0]
     dump = (
         NAMEDTUPLES.format(factory=factory)
         + f"""
@@ -388,23 +390,24 @@ sys.stdout.buffer.write({module}.dumps(payload))
     )
     pickled = run(dump, cwd=directory)
     load = (
-        NAMEDTUPLES.format(factory=factory)
+        NAMEDTUPLE_CHECK
         + f"""
 import {module}
 payload = {{n: {module}.loads(data) for n, data in {module}.loads(sys.stdin.buffer.read()).items()}}
+assert "make" not in globals()
 print(json.dumps({{n: check(n, cls, record) for n, (cls, record) in payload.items()}}))
 """
     )
-    return json.loads(run(load.replace("CLASSES = {", "UNUSED = {"), cwd=directory, stdin=pickled))
+    return json.loads(run(load, cwd=directory, stdin=pickled))
 
 
-@pytest.mark.parametrize("library", ["cloudpickle", "dill"])
-def test_namedtuple_classes_by_value(library, tmp_path):
+@pytest.mark.parametrize("module", ["cloudpickle", "dill"])
+def test_namedtuple_classes_by_value(module, tmp_path):
     """records.namedtuple's classes travel by value and work as collections' do."""
-    if library == "dill":
+    if module == "dill":
         skip_unless_dill_works()
     ours, reference = (
-        namedtuple_checks(library, factory, tmp_path) for factory in NAMEDTUPLE_FACTORIES
+        namedtuple_checks(module, factory, tmp_path) for factory in NAMEDTUPLE_FACTORIES
     )
     assert {"main", "subclass", "function"} == set(reference)
     assert reference == ours
@@ -418,6 +421,7 @@ def test_namedtuple_classes_in_joblib_workers(tmp_path):
         directory.mkdir()
         script = (
             NAMEDTUPLES.format(factory=factory)
+            + NAMEDTUPLE_CHECK
             + """
 import os
 from joblib import Parallel, delayed

@@ -514,6 +514,32 @@ class TestBuilderReentrancy:
             """
         )
 
+    def test_docs_list_replaced(self):
+        """The shared list of field docs replaced: a long class is refused or right, never read past."""
+        output = run(
+            """
+            import records, records._accessors
+            from records import Record
+            records._accessors._docs = []
+            names = [f"f{i}" for i in range(5000)]
+            for make in (
+                lambda: records.namedtuple("Long", names),
+                lambda: Record.define("Long", dict.fromkeys(names, int)),
+            ):
+                try:
+                    cls = make()
+                except RuntimeError as error:
+                    print("refused:", error)
+                else:
+                    print("made:", type(cls).__name__, cls.f4999.__doc__)
+            """
+        )
+        made = "made: type Alias for field number 4999"
+        refused = "refused: records' list of field docs was replaced"
+        first, second = output.splitlines()
+        assert first == (refused if records.ACCELERATED else made)
+        assert second == made
+
 
 class TestProcessWideState:
     """What the C builder is configured with belongs to its Record, not to the process."""

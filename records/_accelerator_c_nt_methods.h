@@ -1,0 +1,323 @@
+/*
+ * The descriptors that hold the C methods of records.namedtuple's classes.
+ *
+ * They act as CPython's method_descriptor and classmethod_descriptor do (the
+ * same binding, the same unbound calls, the same introspection), and differ
+ * in one thing: how they pickle. CPython pickles its own as
+ * getattr(class, name), and so do multiprocessing's and joblib's picklers
+ * for method_descriptor, whatever copyreg says; a class pickled by value
+ * (cloudpickle, joblib, dill: a named tuple of __main__ or of a function) is
+ * rebuilt from its dict, and does not have the attribute yet while it is.
+ * These pickle as records._pickling.namedtuple_method(class, name, fields),
+ * which gives the method itself where the class is found by name, and the
+ * pure path's Python method in a class rebuilt from its dict.
+ *
+ * NamedTupleMethod binds to an instance (and is a method descriptor to the
+ * interpreter, which calls it unbound with the instance first);
+ * NamedTupleClassMethod binds to a class, as _make's classmethod does.
+ *
+ * Part of records/_accelerator_c.c, which includes it once; not compiled on
+ * its own.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyMethodDef *method; /* static: the table of the namedtuple header */
+    PyTypeObject *owner; /* the class whose dict holds it */
+    PyObject *fields;    /* the class's field names, for the pickle */
+    vectorcallfunc vectorcall;
+} NtMethodObject;
+
+static PyTypeObject NtMethodType;
+static PyTypeObject NtClassMethodType;
+
+/* A METH_FASTCALL | METH_KEYWORDS function (CPython names its type only from 3.13). */
+typedef PyObject *(*FastWithKeywords)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+
+static inline int
+is_nt_method(PyObject *object)
+{
+    return Py_IS_TYPE(object, &NtMethodType) || Py_IS_TYPE(object, &NtClassMethodType);
+}
+
+/* The C function of method, called with self, the owner and arguments, as
+ * its flags say (the three kinds the namedtuple header uses). */
+static PyObject *
+call_method_def(PyMethodDef *method, PyTypeObject *owner, PyObject *self, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames)
+{
+    int flags = method->ml_flags & ~(METH_CLASS | METH_COEXIST);
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (Py_EnterRecursiveCall(" while calling a Python object")) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (flags == METH_NOARGS) {
+        if (nargs != 0 || nkw != 0) {
+            PyErr_Format(PyExc_TypeError, "%.200s() takes no arguments (%zd given)",
+                         method->ml_name, nargs + nkw);
+        }
+        else {
+            result = method->ml_meth(self, NULL);
+        }
+    }
+    else if (flags == (METH_FASTCALL | METH_KEYWORDS)) {
+        result = ((FastWithKeywords)(void (*)(void))method->ml_meth)(self, args, nargs, kwnames);
+    }
+    else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
+        result = ((PyCMethod)(void (*)(void))method->ml_meth)(self, owner, args, nargs, kwnames);
+    }
+    else {
+        PyErr_SetString(PyExc_SystemError, "a named tuple method of an unknown kind");
+    }
+    Py_LeaveRecursiveCall();
+    return result;
+}
+
+/* The error of a descriptor given an object it does not apply to. */
+static PyObject *
+method_misapplied(NtMethodObject *descr, PyObject *object)
+{
+    PyErr_Format(PyExc_TypeError, "descriptor '%s' for '%.100s' objects doesn't apply to a '%.100s' object",
+                 descr->method->ml_name, descr->owner->tp_name, Py_TYPE(object)->tp_name);
+    return NULL;
+}
+
+static PyObject *
+method_get(PyObject *self, PyObject *object, PyObject *type)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    if (object == NULL) {
+        return Py_NewRef(self);
+    }
+    if (!PyObject_TypeCheck(object, descr->owner)) {
+        return method_misapplied(descr, object);
+    }
+    PyTypeObject *defining = descr->method->ml_flags & METH_METHOD ? descr->owner : NULL;
+    return PyCMethod_New(descr->method, object, NULL, defining);
+}
+
+/* descr(instance, *args): what the interpreter calls for instance.name(*args). */
+static PyObject *
+method_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    NtMethodObject *descr = (NtMethodObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs < 1) {
+        PyErr_Format(PyExc_TypeError, "unbound method %s() needs an argument",
+                     descr->method->ml_name);
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(args[0], descr->owner)) {
+        return method_misapplied(descr, args[0]);
+    }
+    return call_method_def(descr->method, descr->owner, args[0], args + 1, nargs - 1, kwnames);
+}
+
+static PyObject *
+classmethod_get(PyObject *self, PyObject *object, PyObject *type)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    if (type == NULL) {
+        type = (PyObject *)Py_TYPE(object);
+    }
+    if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, descr->owner)) {
+        PyErr_Format(PyExc_TypeError, "descriptor '%s' for type '%.100s' doesn't apply to '%.100s'",
+                     descr->method->ml_name, descr->owner->tp_name,
+                     PyType_Check(type) ? ((PyTypeObject *)type)->tp_name : Py_TYPE(type)->tp_name);
+        return NULL;
+    }
+    PyTypeObject *defining = descr->method->ml_flags & METH_METHOD ? descr->owner : NULL;
+    return PyCMethod_New(descr->method, type, NULL, defining);
+}
+
+/* descr(cls, *args), as a classmethod descriptor takes it from its dict. */
+static PyObject *
+classmethod_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                       PyObject *kwnames)
+{
+    NtMethodObject *descr = (NtMethodObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs < 1 || !PyType_Check(args[0])
+        || !PyType_IsSubtype((PyTypeObject *)args[0], descr->owner)) {
+        PyErr_Format(PyExc_TypeError, "descriptor '%s' needs a subtype of '%.100s' as its first argument",
+                     descr->method->ml_name, descr->owner->tp_name);
+        return NULL;
+    }
+    return call_method_def(descr->method, descr->owner, args[0], args + 1, nargs - 1, kwnames);
+}
+
+/* A new descriptor of type kind for method of owner. */
+static PyObject *
+new_nt_method(PyTypeObject *kind, PyMethodDef *method, PyTypeObject *owner, PyObject *fields)
+{
+    NtMethodObject *descr = PyObject_GC_New(NtMethodObject, kind);
+    if (descr == NULL) {
+        return NULL;
+    }
+    descr->method = method;
+    descr->owner = (PyTypeObject *)Py_NewRef((PyObject *)owner);
+    descr->fields = Py_NewRef(fields);
+    descr->vectorcall = kind == &NtMethodType ? method_vectorcall : classmethod_vectorcall;
+    PyObject_GC_Track(descr);
+    return (PyObject *)descr;
+}
+
+static int
+nt_method_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    Py_VISIT(descr->owner);
+    Py_VISIT(descr->fields);
+    return 0;
+}
+
+/* No tp_clear: the collector breaks a class's cycles by clearing the class
+ * (its dict), so that a descriptor holds its owner for as long as it lives. */
+static void
+nt_method_dealloc(PyObject *self)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    PyObject_GC_UnTrack(self);
+    Py_DECREF(descr->owner);
+    Py_DECREF(descr->fields);
+    PyObject_GC_Del(self);
+}
+
+static PyObject *
+nt_method_repr(PyObject *self)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    return PyUnicode_FromFormat("<method '%s' of '%s' objects>", descr->method->ml_name,
+                                descr->owner->tp_name);
+}
+
+/* records._pickling.namedtuple_method(owner, name, fields): see the top. */
+static PyObject *
+nt_method_reduce(PyObject *self, PyObject *unused)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    PyObject *pickling = PyImport_ImportModule("records._pickling");
+    PyObject *load = pickling == NULL ? NULL : PyObject_GetAttrString(pickling, "namedtuple_method");
+    Py_XDECREF(pickling);
+    if (load == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("N(OsO)", load, (PyObject *)descr->owner, descr->method->ml_name,
+                         descr->fields);
+}
+
+/* ml_doc is "name(signature)\n--\n\ndoc", as CPython's own: its parts. */
+static const char *
+doc_body(const char *doc)
+{
+    const char *marker = doc == NULL ? NULL : strstr(doc, ")\n--\n\n");
+    return marker == NULL ? doc : marker + 6;
+}
+
+/* The doc, where "%U" is the name of the class, as it was made. */
+static PyObject *
+nt_method_doc(PyObject *self, void *closure)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    const char *body = doc_body(descr->method->ml_doc);
+    if (body == NULL) {
+        Py_RETURN_NONE;
+    }
+    if (strstr(body, "%U") == NULL) {
+        return PyUnicode_FromString(body);
+    }
+    return PyUnicode_FromFormat(body, ((PyHeapTypeObject *)descr->owner)->ht_name);
+}
+
+static PyObject *
+nt_method_text_signature(PyObject *self, void *closure)
+{
+    const char *doc = ((NtMethodObject *)self)->method->ml_doc;
+    const char *start = doc == NULL ? NULL : strchr(doc, '(');
+    const char *end = doc == NULL ? NULL : strstr(doc, ")\n--\n\n");
+    if (start == NULL || end == NULL || end < start) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromStringAndSize(start, end - start + 1);
+}
+
+static PyObject *
+nt_method_name(PyObject *self, void *closure)
+{
+    return PyUnicode_FromString(((NtMethodObject *)self)->method->ml_name);
+}
+
+static PyObject *
+nt_method_qualname(PyObject *self, void *closure)
+{
+    NtMethodObject *descr = (NtMethodObject *)self;
+    PyObject *qualname = PyObject_GetAttr((PyObject *)descr->owner, str_qualname);
+    if (qualname == NULL) {
+        return NULL;
+    }
+    PyObject *result = PyUnicode_FromFormat("%S.%s", qualname, descr->method->ml_name);
+    Py_DECREF(qualname);
+    return result;
+}
+
+static PyObject *
+nt_method_objclass(PyObject *self, void *closure)
+{
+    return Py_NewRef((PyObject *)((NtMethodObject *)self)->owner);
+}
+
+static PyGetSetDef nt_method_getset[] = {
+    {"__doc__", nt_method_doc, NULL, NULL, NULL},
+    {"__text_signature__", nt_method_text_signature, NULL, NULL, NULL},
+    {"__name__", nt_method_name, NULL, NULL, NULL},
+    {"__qualname__", nt_method_qualname, NULL, NULL, NULL},
+    {"__objclass__", nt_method_objclass, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef nt_method_methods[] = {
+    {"__reduce__", nt_method_reduce, METH_NOARGS,
+     "Pickle as records._pickling.namedtuple_method(class, name, fields)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject NtMethodType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "records._accelerator_c.NamedTupleMethod",
+    .tp_basicsize = sizeof(NtMethodObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_METHOD_DESCRIPTOR | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "A C method of a records.namedtuple class, as a method_descriptor.",
+    .tp_dealloc = nt_method_dealloc,
+    .tp_traverse = nt_method_traverse,
+    .tp_repr = nt_method_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(NtMethodObject, vectorcall),
+    .tp_descr_get = method_get,
+    .tp_getset = nt_method_getset,
+    .tp_methods = nt_method_methods,
+};
+
+static PyTypeObject NtClassMethodType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "records._accelerator_c.NamedTupleClassMethod",
+    .tp_basicsize = sizeof(NtMethodObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "A C class method of a records.namedtuple class, as a classmethod_descriptor.",
+    .tp_dealloc = nt_method_dealloc,
+    .tp_traverse = nt_method_traverse,
+    .tp_repr = nt_method_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(NtMethodObject, vectorcall),
+    .tp_descr_get = classmethod_get,
+    .tp_getset = nt_method_getset,
+    .tp_methods = nt_method_methods,
+};
+
+static int
+nt_method_types_ready(void)
+{
+    return PyType_Ready(&NtMethodType) < 0 || PyType_Ready(&NtClassMethodType) < 0 ? -1 : 0;
+}
