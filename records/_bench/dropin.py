@@ -66,6 +66,8 @@ OPERATIONS = {
     "_asdict": ("p._asdict()", 20_000),
     "copy.copy": ("copy(p)", 10_000),
     "pickle round trip": ("loads(dumps(p, 5))", 2_000),
+    "pickle dump": ("dumps(p, 5)", 5_000),
+    "pickle load": ("loads(pickled)", 5_000),
 }
 
 #: Statements that time ten operations, divided back.
@@ -94,6 +96,7 @@ def _namespace(name: str, make: Callable[..., Any]) -> dict[str, Any]:
         "copy": copy.copy,
         "loads": pickle.loads,
         "dumps": pickle.dumps,
+        "pickled": pickle.dumps(cls(*values), 5),
     }
 
 
