@@ -98,6 +98,8 @@ def builder_helpers(record: type) -> dict[str, object]:
         "field_types": _builder.field_types,
         "constructor_code": _codegen.constructor_code,
         "base_globals": _codegen.BASE_GLOBALS,
+        "tuple_new_cell": _codegen.TUPLE_NEW_CELL,
+        "factory_cell": _codegen.FACTORY_CELL,
         "accessor": _accessors.accessor,
         "default_docs": _accessors.default_docs,
         "is_classvar": _compat.is_classvar,

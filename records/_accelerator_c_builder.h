@@ -27,8 +27,10 @@ typedef struct {
     PyObject *build_declined;       /* _builder.build_declined(cls, record) */
     PyObject *check_field_name;     /* _builder.check_field_name(record, name): raises */
     PyObject *field_types;          /* _builder.field_types(source, record) */
-    PyObject *constructor_code;     /* _codegen.constructor_code(names, factory_indices) */
+    PyObject *constructor_code;     /* _codegen.constructor_code(names, indices, closure) */
     PyObject *base_globals;         /* _codegen.BASE_GLOBALS */
+    PyObject *tuple_new_cell;       /* _codegen.TUPLE_NEW_CELL */
+    PyObject *factory_cell;         /* _codegen.FACTORY_CELL */
     PyObject *accessor;             /* _accessors.accessor(index, doc) */
     PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
     PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
@@ -42,6 +44,7 @@ typedef struct {
     PyObject *factory_marker;       /* _fields.FACTORY */
     PyObject *register_dill;        /* _pickling.register_dill() -> bool */
     PyObject *codes;                /* names -> code of __new__ without factories (bounded) */
+    PyObject *closure_codes;        /* the same, of a record's __new__ (its closure's) */
     PyObject *tuple_bases;          /* (tuple,): the bases of records.namedtuple's classes */
     int dill_registered;            /* register_dill() said it is done */
     Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
@@ -57,6 +60,8 @@ typedef struct {
     X(field_types, "field_types", NULL)                    \
     X(constructor_code, "constructor_code", NULL)          \
     X(base_globals, "base_globals", &PyDict_Type)          \
+    X(tuple_new_cell, "tuple_new_cell", &PyCell_Type)      \
+    X(factory_cell, "factory_cell", &PyCell_Type)          \
     X(accessor, "accessor", NULL)                          \
     X(default_docs, "default_docs", NULL)                  \
     X(is_classvar, "is_classvar", NULL)                    \
@@ -80,6 +85,7 @@ builder_traverse(Builder *self, visitproc visit, void *arg)
     BUILDER_FIELDS(VISIT_FIELD)
 #undef VISIT_FIELD
     Py_VISIT(self->codes);
+    Py_VISIT(self->closure_codes);
     Py_VISIT(self->tuple_bases);
     return 0;
 }
@@ -91,6 +97,7 @@ builder_clear(Builder *self)
     BUILDER_FIELDS(CLEAR_FIELD)
 #undef CLEAR_FIELD
     Py_CLEAR(self->codes);
+    Py_CLEAR(self->closure_codes);
     Py_CLEAR(self->tuple_bases);
     return 0;
 }
@@ -131,7 +138,8 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->baseline = -1;
     self->measuring = 0;
     self->dill_registered = 0;
-    if (PyDict_GET_SIZE(kwargs) != 19 || (self->codes = PyDict_New()) == NULL
+    if (PyDict_GET_SIZE(kwargs) != 21 || (self->codes = PyDict_New()) == NULL
+        || (self->closure_codes = PyDict_New()) == NULL
         || (self->tuple_bases = PyTuple_Pack(1, (PyObject *)&PyTuple_Type)) == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_TypeError, "Builder() got an unexpected helper");
@@ -688,15 +696,18 @@ done:
 }
 
 /* The code of __new__ for fields names (factory_indices: a tuple of the
- * indexes of fields with a factory), from _codegen.constructor_code. Shapes
- * without factories are kept in this Builder's own cache, so that a shape
- * seen before costs a dict lookup and no call into Python. */
+ * indexes of fields with a factory), from _codegen.constructor_code: with
+ * closure, a record's (what it calls in closure cells), else
+ * records.namedtuple's (in its globals). Shapes without factories are kept
+ * in this Builder's own caches, so that a shape seen before costs a dict
+ * lookup and no call into Python. */
 static PyObject *
-constructor_code(Builder *self, PyObject *names, PyObject *factory_indices)
+constructor_code(Builder *self, PyObject *names, PyObject *factory_indices, int closure)
 {
+    PyObject *cache = closure ? self->closure_codes : self->codes;
     int cached = PyTuple_GET_SIZE(factory_indices) == 0;
     if (cached) {
-        PyObject *code = PyDict_GetItemWithError(self->codes, names);
+        PyObject *code = PyDict_GetItemWithError(cache, names);
         if (code != NULL) {
             return Py_NewRef(code);
         }
@@ -705,7 +716,7 @@ constructor_code(Builder *self, PyObject *names, PyObject *factory_indices)
         }
     }
     PyObject *code = PyObject_CallFunctionObjArgs(self->constructor_code, names, factory_indices,
-                                                  NULL);
+                                                  closure ? Py_True : Py_False, NULL);
     if (code == NULL) {
         return NULL;
     }
@@ -715,10 +726,10 @@ constructor_code(Builder *self, PyObject *names, PyObject *factory_indices)
         return NULL;
     }
     if (cached) {
-        if (PyDict_GET_SIZE(self->codes) >= CODE_CACHE_SIZE) {
-            PyDict_Clear(self->codes);
+        if (PyDict_GET_SIZE(cache) >= CODE_CACHE_SIZE) {
+            PyDict_Clear(cache);
         }
-        if (PyDict_SetItem(self->codes, names, code) < 0) {
+        if (PyDict_SetItem(cache, names, code) < 0) {
             Py_DECREF(code);
             return NULL;
         }
@@ -726,24 +737,33 @@ constructor_code(Builder *self, PyObject *names, PyObject *factory_indices)
     return code;
 }
 
-/* The globals of a __new__ with factories: BASE_GLOBALS, the marker and one
- * _factory_<index> per factory, as _codegen.make_new gives them. */
+/* The cells a record's __new__ may read, by name: _tuple_new, and with
+ * factories _FACTORY and one _factory_<index> per factory, as
+ * _codegen.closure_of gives them; *indices: the factories' indexes. */
 static PyObject *
-globals_with_factories(Builder *self, PyObject *factories, PyObject **indices)
+closure_cells(Builder *self, PyObject *factories, PyObject **indices)
 {
-    PyObject *globals = PyDict_Copy(self->base_globals);
-    *indices = PyList_New(0);
-    if (globals == NULL || *indices == NULL
-        || PyDict_SetItemString(globals, "_FACTORY", self->factory_marker) < 0) {
+    PyObject *cells = PyDict_New();
+    *indices = factories == NULL ? Py_NewRef(empty_tuple) : PyList_New(0);
+    if (cells == NULL || *indices == NULL
+        || PyDict_SetItemString(cells, "_tuple_new", self->tuple_new_cell) < 0) {
+        goto error;
+    }
+    if (factories == NULL) {
+        return cells;
+    }
+    if (PyDict_SetItemString(cells, "_FACTORY", self->factory_cell) < 0) {
         goto error;
     }
     Py_ssize_t position = 0;
     PyObject *index, *factory;
     while (PyDict_Next(factories, &position, &index, &factory)) {
         PyObject *name = PyUnicode_FromFormat("_factory_%S", index);
-        int failed = name == NULL || PyDict_SetItem(globals, name, factory) < 0
+        PyObject *cell = name == NULL ? NULL : PyCell_New(factory);
+        int failed = cell == NULL || PyDict_SetItem(cells, name, cell) < 0
                      || PyList_Append(*indices, index) < 0;
         Py_XDECREF(name);
+        Py_XDECREF(cell);
         if (failed) {
             goto error;
         }
@@ -753,12 +773,62 @@ globals_with_factories(Builder *self, PyObject *factories, PyObject **indices)
     if (*indices == NULL) {
         goto error;
     }
-    return globals;
+    return cells;
 
 error:
-    Py_XDECREF(globals);
+    Py_XDECREF(cells);
     Py_CLEAR(*indices);
     return NULL;
+}
+
+/* The closure of a function of code: the cells named by its co_freevars,
+ * in that order, each from cells; an error for a name cells lacks, so that
+ * the closure always has as many cells as the code reads. */
+static PyObject *
+closure_of(PyObject *code, PyObject *cells)
+{
+    PyObject *names = PyObject_GetAttrString(code, "co_freevars");
+    if (names == NULL) {
+        return NULL;
+    }
+    PyObject *closure = PyTuple_Check(names) ? PyTuple_New(PyTuple_GET_SIZE(names)) : NULL;
+    for (Py_ssize_t i = 0; closure != NULL && i < PyTuple_GET_SIZE(names); i++) {
+        PyObject *cell = PyDict_GetItemWithError(cells, PyTuple_GET_ITEM(names, i));
+        if (cell == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_SystemError, "a generated __new__ reads an unknown cell");
+            }
+            Py_CLEAR(closure);
+            break;
+        }
+        PyTuple_SET_ITEM(closure, i, Py_NewRef(cell));
+    }
+    if (closure == NULL && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_SystemError, "co_freevars is not a tuple");
+    }
+    Py_DECREF(names);
+    return closure;
+}
+
+/* The globals of a record's __new__: the namespace of its module where it
+ * is imported, as for a function written there, else BASE_GLOBALS, as
+ * _codegen.module_globals gives them. */
+static PyObject *
+module_globals(Builder *self, PyObject *module)
+{
+    if (PyUnicode_CheckExact(module)) {
+        PyObject *found = PyDict_GetItemWithError(PyImport_GetModuleDict(), module);
+        if (found != NULL && PyModule_Check(found)) {
+            PyObject *namespace = PyModule_GetDict(found);
+            if (namespace != NULL) {
+                return Py_NewRef(namespace);
+            }
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    return Py_NewRef(self->base_globals);
 }
 
 /* The __new__ of cls (a Constructor), as _builder.make_new makes it. Its
@@ -768,30 +838,29 @@ static PyObject *
 make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
          PyObject *annotations, Py_ssize_t ninherited, int deferred)
 {
-    PyObject *globals = NULL, *indices = NULL, *code = NULL, *function = NULL;
-    PyObject *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
-    if (parts->factories == NULL) {
-        globals = Py_NewRef(self->base_globals);
-        indices = Py_NewRef(empty_tuple);
-    }
-    else if ((globals = globals_with_factories(self, parts->factories, &indices)) == NULL) {
-        goto done;
-    }
-    qualname = PyUnicode_Concat(((PyHeapTypeObject *)cls)->ht_qualname, str_dot_new);
-    if (qualname == NULL || (code = constructor_code(self, parts->names, indices)) == NULL
-        || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL) {
-        goto done;
-    }
-    if (PyTuple_GET_SIZE(parts->new_defaults) != 0
-        && PyFunction_SetDefaults(function, parts->new_defaults) < 0) {
-        goto done;
-    }
+    PyObject *globals = NULL, *cells = NULL, *indices = NULL, *code = NULL, *closure = NULL;
+    PyObject *function = NULL, *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
     /* cls.__module__ of a heap type is its dict's entry */
     module = Py_XNewRef(PyDict_GetItemWithError(cls->tp_dict, str_module));
     if (module == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetObject(PyExc_AttributeError, str_module);
         }
+        goto done;
+    }
+    if ((cells = closure_cells(self, parts->factories, &indices)) == NULL
+        || (globals = module_globals(self, module)) == NULL) {
+        goto done;
+    }
+    qualname = PyUnicode_Concat(((PyHeapTypeObject *)cls)->ht_qualname, str_dot_new);
+    if (qualname == NULL || (code = constructor_code(self, parts->names, indices, 1)) == NULL
+        || (closure = closure_of(code, cells)) == NULL
+        || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL
+        || PyFunction_SetClosure(function, closure) < 0) {
+        goto done;
+    }
+    if (PyTuple_GET_SIZE(parts->new_defaults) != 0
+        && PyFunction_SetDefaults(function, parts->new_defaults) < 0) {
         goto done;
     }
     /* As function.__module__ = module does: it is a plain member. */
@@ -829,8 +898,10 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
 
 done:
     Py_XDECREF(globals);
+    Py_XDECREF(cells);
     Py_XDECREF(indices);
     Py_XDECREF(code);
+    Py_XDECREF(closure);
     Py_XDECREF(function);
     Py_XDECREF(qualname);
     Py_XDECREF(module);

@@ -608,7 +608,7 @@ nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaul
     if ((globals = PyDict_Copy(self->base_globals)) == NULL
         || (module = PyUnicode_Concat(str_namedtuple_prefix, typename)) == NULL
         || PyDict_SetItem(globals, str_name, module) < 0
-        || (code = constructor_code(self, parameters, empty_tuple)) == NULL
+        || (code = constructor_code(self, parameters, empty_tuple, 0)) == NULL
         || (qualname = PyUnicode_Concat(typename, str_dot_new)) == NULL
         || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL
         || (signature = PyUnicode_Concat(typename, arguments)) == NULL

@@ -121,7 +121,7 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
         return
     parts = compute_parts(cls, record_base, sealed=sealed)
     write_parts(parts, cls, sealed=sealed)
-    if accelerator is not None and "dill._dill" in sys.modules:
+    if "dill._dill" in sys.modules:
         _pickling.register_dill()
 
 
@@ -351,7 +351,7 @@ def make_new(
         function.__annotations__ = {name: annotations[name] for name in parts.own}
     if accelerator is not None:
         return accelerator.constructor(function, parts.names, parts.factories, FACTORY)
-    return staticmethod(function)
+    return _pickling.PurePathNew(function)
 
 
 def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:

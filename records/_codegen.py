@@ -79,37 +79,55 @@ _codes = _BoundedCache(4096)
 _sources = _BoundedCache(256)
 
 
-def _template_source(arity: int, factory_indices: tuple[int, ...]) -> str:
+def _template_source(arity: int, factory_indices: tuple[int, ...], closure: bool) -> str:
     params = [f"_{i}" for i in range(arity)]
     lines = [f"def __new__({', '.join(['_cls', *params])}):"]
     lines += [f"    if _{i} is _FACTORY: _{i} = _factory_{i}()" for i in factory_indices]
     items = ", ".join(params) + ("," if arity == 1 else "")
     lines.append(f"    return _tuple_new(_cls, ({items}))")
+    if closure:
+        free = ["_tuple_new"]
+        if factory_indices:
+            free += ["_FACTORY", *(f"_factory_{i}" for i in factory_indices)]
+        lines = [f"def _scope({', '.join(free)}):", *("    " + line for line in lines)]
+        lines.append("    return __new__")
     return "\n".join(lines) + "\n"
 
 
-def _template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
+def _template(arity: int, factory_indices: tuple[int, ...], closure: bool) -> CodeType:
     # Imported here, at the first class: "import records" alone does not pay for it.
-    from ._precompiled import CODES
+    from ._precompiled import CLOSURE_CODES, CODES
 
-    if not factory_indices and arity < len(CODES):
-        code = CODES[arity]
+    written = CLOSURE_CODES if closure else CODES
+    if not factory_indices and arity < len(written):
+        code = written[arity]
         if sys.version_info >= (3, 11):
             return code.replace(co_name="__new__", co_qualname="__new__")
         else:  # as an else branch, mypy skips it on 3.11+ instead of calling it unreachable
             return code.replace(co_name="__new__")
-    return _compile_template(arity, factory_indices)
+    return _compile_template(arity, factory_indices, closure)
 
 
-def _compile_template(arity: int, factory_indices: tuple[int, ...]) -> CodeType:
-    source = _template_source(arity, factory_indices)
-    filename = f"<records generated __new__ {arity} {list(factory_indices)}>"
-    module_code = compile(source, filename, "exec")
+def _functions_code(code: CodeType) -> CodeType:
+    """Return the code of the function ``code`` defines (a template, or its ``__new__``)."""
+    names = ("_scope", "__new__")
+    (function_code,) = (c for c in code.co_consts if getattr(c, "co_name", None) in names)
+    return function_code  # type: ignore[no-any-return]
+
+
+def _compile_template(arity: int, factory_indices: tuple[int, ...], closure: bool) -> CodeType:
+    source = _template_source(arity, factory_indices, closure)
+    kind = " closure" if closure else ""
+    filename = f"<records generated __new__ {arity} {list(factory_indices)}{kind}>"
+    code = _functions_code(compile(source, filename, "exec"))
     _sources.add(filename, source)
     if "linecache" in sys.modules:
         register_sources()
-    (function_code,) = (c for c in module_code.co_consts if hasattr(c, "co_varnames"))
-    return function_code  # type: ignore[no-any-return]
+    if closure:
+        code = _functions_code(code)
+        if sys.version_info >= (3, 11):
+            code = code.replace(co_qualname="__new__")
+    return code
 
 
 def register_sources() -> None:
@@ -120,22 +138,56 @@ def register_sources() -> None:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def constructor_code(names: tuple[str, ...], factory_indices: tuple[int, ...] = ()) -> CodeType:
+def constructor_code(
+    names: tuple[str, ...], factory_indices: tuple[int, ...] = (), closure: bool = False
+) -> CodeType:
     """
     Return the code of ``__new__`` for fields *names*, whose items at
-    *factory_indices* have default factories.
+    *factory_indices* have default factories: reading ``_tuple_new``, and
+    ``_FACTORY`` and ``_factory_<index>`` for the factories, from its
+    globals, or with *closure* from closure cells (``closure_of``).
 
     *names* must already be validated as distinct identifiers.
     """
-    key = (names, factory_indices)
+    key = (names, factory_indices, closure)
     code: CodeType | None = _codes.get(key)
     if code is None:
-        shape = (len(names), factory_indices)
+        shape = (len(names), factory_indices, closure)
         template: CodeType | None = _templates.get(shape)
         if template is None:
             template = _templates.add(shape, _template(*shape))
         code = _codes.add(key, template.replace(co_varnames=("_cls", *names)))
     return code
+
+
+def _cell(value: Any) -> Any:
+    return (lambda: value).__closure__[0]  # type: ignore[index]
+
+
+#: The cells every closure of a generated ``__new__`` shares.
+TUPLE_NEW_CELL = _cell(tuple.__new__)
+FACTORY_CELL = _cell(FACTORY)
+
+
+def closure_of(
+    code: CodeType, factories: Mapping[int, Callable[[], Any]] | None
+) -> tuple[Any, ...]:
+    """Return the closure cells, in ``co_freevars`` order, of a ``__new__`` with *factories*."""
+    cells = {"_tuple_new": TUPLE_NEW_CELL, "_FACTORY": FACTORY_CELL}
+    for index, factory in (factories or {}).items():
+        cells[f"_factory_{index}"] = _cell(factory)
+    return tuple(cells[name] for name in code.co_freevars)
+
+
+def module_globals(module: object) -> dict[str, Any]:
+    """
+    Return the namespace of the module named *module* where it is imported, else
+    ``BASE_GLOBALS``: the globals of a record's ``__new__``, against which
+    ``inspect`` and ``typing`` evaluate the string annotations it carries.
+    """
+    found = sys.modules.get(module) if type(module) is str else None
+    namespace = getattr(found, "__dict__", None) if isinstance(found, type(sys)) else None
+    return namespace if isinstance(namespace, dict) else BASE_GLOBALS
 
 
 def make_new(
@@ -153,22 +205,83 @@ def make_new(
     *defaults* are the defaults of the last fields (``FACTORY`` where a field
     has a factory); *factories* maps field index to factory. The function is
     named *qualname* and, unless *module* is ``None``, placed in *module*.
-    *globals_* replaces ``BASE_GLOBALS`` (it must hold what those hold).
 
-    The C class builder makes the same function from ``constructor_code()``
-    and the same fix-up, in ``make_new()`` of ``records/_accelerator_c.c``.
+    With *globals_* (which must hold what ``BASE_GLOBALS`` holds), the
+    function is ``collections.namedtuple``'s, reading what it calls from
+    them. Without, it is a record's: its globals are those of *module*
+    (``module_globals``), as for a function written there, and what it calls
+    is in closure cells.
+
+    The C class builder makes the same functions from ``constructor_code()``
+    and the same fix-up, in ``make_new()`` and ``nt_new()`` of
+    ``records/_accelerator_c_*.h``.
     """
-    if factories:
-        indices = tuple(sorted(factories))
-        namespace = dict(globals_ or BASE_GLOBALS)
-        namespace["_FACTORY"] = FACTORY
-        for index, factory in factories.items():
-            namespace[f"_factory_{index}"] = factory
+    indices = tuple(sorted(factories)) if factories else ()
+    if globals_ is None:
+        code = constructor_code(names, indices, closure=True)
+        function = _function_type(
+            code, module_globals(module), "__new__", defaults, closure_of(code, factories)
+        )
     else:
-        indices = ()
-        namespace = globals_ or BASE_GLOBALS
-    function = _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
+        namespace = globals_
+        if factories:
+            namespace = dict(globals_)
+            namespace["_FACTORY"] = FACTORY
+            for index, factory in factories.items():
+                namespace[f"_factory_{index}"] = factory
+        function = _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
     function.__qualname__ = qualname
     if module is not None:
         function.__module__ = module
+    return function
+
+
+#: ``types.FunctionType``, for the modules that pickle generated functions.
+function_type = _function_type
+
+
+def is_generated_new(function: object) -> bool:
+    """Whether *function* is a record's ``__new__`` that ``make_new`` made."""
+    if type(function) is not _function_type or function.__closure__ is None:
+        return False
+    code = function.__code__
+    from . import _precompiled
+
+    return code.co_name == "__new__" and (
+        code.co_filename.startswith("<records generated __new__ ")
+        or code.co_filename == _precompiled.__file__
+    )
+
+
+def new_parts(function: FunctionType) -> tuple[Any, ...]:
+    """Return the arguments of ``rebuilt_new`` that make *function* again."""
+    cells = tuple(cell.cell_contents for cell in function.__closure__ or ())
+    return (
+        function.__code__,
+        function.__defaults__,
+        cells,
+        function.__qualname__,
+        function.__module__,
+        dict(function.__annotations__),
+        function.__doc__,
+    )
+
+
+def rebuilt_new(
+    code: CodeType,
+    defaults: tuple[Any, ...] | None,
+    cells: tuple[Any, ...],
+    qualname: str,
+    module: str,
+    annotations: dict[str, Any],
+    doc: str | None,
+) -> FunctionType:
+    """Make a record's ``__new__`` from ``new_parts``, in *module*'s namespace if imported."""
+    function = _function_type(
+        code, module_globals(module), "__new__", defaults, tuple(map(_cell, cells))
+    )
+    function.__qualname__ = qualname
+    function.__module__ = module
+    function.__annotations__ = annotations
+    function.__doc__ = doc
     return function

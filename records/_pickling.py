@@ -48,7 +48,7 @@ from __future__ import annotations
 import copyreg
 import sys
 
-from . import _namedtuple
+from . import _codegen, _namedtuple
 from ._accelerator import c as accelerator
 from ._accessors import accessor
 
@@ -153,27 +153,61 @@ def install() -> None:
     register_dill()
 
 
-#: Whether dill's handler of member descriptors is wrapped already.
+class PurePathNew(staticmethod):  # type: ignore[type-arg]
+    """
+    A record's ``__new__`` on the pure path: pickled and copied as the plain
+    ``staticmethod`` it is, after telling dill, if it is loaded, how to
+    pickle the function (a class pickled by value is pickled from its dict,
+    where ``__new__`` comes first), as the C constructor does.
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if "dill._dill" in sys.modules:
+            register_dill()
+        return staticmethod, (self.__func__,)
+
+
+#: Whether dill's handlers are wrapped already.
 _dill_registered = False
 
 
 def register_dill() -> bool:
     """
-    If dill is loaded, make it pickle a record's accessor, and a method of a
-    ``records.namedtuple`` class built in C, without its class where it
-    pickles the class by value; return whether it is done.
+    If dill is loaded, make it pickle a record's ``__new__``, accessor, and
+    a method of a ``records.namedtuple`` class built in C, without its class
+    or module where it pickles the class by value; return whether it is done.
     """
     global _dill_registered
     if _dill_registered:
         return True
     dill = sys.modules.get("dill._dill")
     dispatch = getattr(getattr(dill, "Pickler", None), "dispatch", None)
-    if accelerator is None or dispatch is None:
+    if dispatch is None:
         return False
     original = dispatch.get(_member_type)
+    save_function = dispatch.get(_codegen.function_type)
+    locate_function = getattr(dill, "_locate_function", None)
+
+    def save_generated_new(pickler: Any, function: Any) -> None:
+        if (
+            save_function is None
+            or not _codegen.is_generated_new(function)
+            or (locate_function is not None and locate_function(function, pickler))
+        ):
+            if save_function is None:
+                return pickler.save_global(function)  # type: ignore[no-any-return]
+            return save_function(pickler, function)  # type: ignore[no-any-return]
+        # By value: its globals are its module's, which dill would pickle
+        # as an import of that module; rebuilt from its parts, it gets its
+        # module's namespace where that is imported.
+        return pickler.save_reduce(  # type: ignore[no-any-return]
+            _codegen.rebuilt_new, _codegen.new_parts(function), obj=function
+        )
 
     def save_member_descriptor(pickler: Any, descriptor: Any) -> None:
-        found = accelerator.field(descriptor)
+        found = accelerator.field(descriptor) if accelerator is not None else None
         in_progress = getattr(pickler, "_postproc", None)
         if found is None or original is None or in_progress is None:
             if original is not None:
@@ -198,8 +232,10 @@ def register_dill() -> bool:
             _namedtuple.pure_method, (cls.__name__, fields, name), obj=descriptor
         )
 
-    dispatch[_member_type] = save_member_descriptor
-    for kind in _method_types:
-        dispatch[kind] = save_namedtuple_method
+    dispatch[_codegen.function_type] = save_generated_new
+    if accelerator is not None:
+        dispatch[_member_type] = save_member_descriptor
+        for kind in _method_types:
+            dispatch[kind] = save_namedtuple_method
     _dill_registered = True
     return True

@@ -62,8 +62,12 @@ class TestShapeCache:
         assert 1 == len(calls)
         Record.define("Again", [(f"a{i}", int) for i in range(arity)])
         Record.define("Renamed", [(f"b{i}", int) for i in range(arity)])
-        records.namedtuple("Plain", [f"c{i}" for i in range(arity)])
         assert 1 == len(calls), calls
+        # records.namedtuple's __new__ reads its globals, a record's its
+        # closure: a template of its own, compiled once too.
+        records.namedtuple("Plain", [f"c{i}" for i in range(arity)])
+        records.namedtuple("Again", [f"d{i}" for i in range(arity)])
+        assert 2 == len(calls), calls
 
     def test_small_shapes_compile_nothing(self, monkeypatch, no_compiling):
         """Up to 12 fields without factories, the written-out templates serve."""
@@ -73,12 +77,21 @@ class TestShapeCache:
             assert tuple(range(arity)) == cls(*range(arity))
             assert "__new__" == cls.__new__.__code__.co_name
 
+    @pytest.mark.parametrize("closure", [False, True])
     @pytest.mark.parametrize("arity", range(len(_precompiled.CODES)))
-    def test_precompiled_equal_compiled(self, arity):
+    def test_precompiled_equal_compiled(self, arity, closure):
         """Each written-out template has the bytecode the generator compiles."""
-        written = _codegen._template(arity, ())
-        compiled = _codegen._compile_template(arity, ())
-        for attribute in ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount"):
+        written = _codegen._template(arity, (), closure)
+        compiled = _codegen._compile_template(arity, (), closure)
+        for attribute in (
+            "co_code",
+            "co_consts",
+            "co_names",
+            "co_varnames",
+            "co_freevars",
+            "co_argcount",
+            "co_flags",
+        ):
             assert getattr(compiled, attribute) == getattr(written, attribute), attribute
         assert "__new__" == written.co_name
         if sys.version_info >= (3, 11):
@@ -116,8 +129,10 @@ class TestShapeCache:
     def test_source_registered_when_linecache_is_loaded(self):
         """A new template's source reaches linecache at once when it is loaded."""
         cls = Record.define("Wide", [(f"w{i}", int) for i in range(41)])
-        lines = linecache.getlines(cls.__new__.__code__.co_filename)
-        assert lines[0].startswith("def __new__(_cls, _0, _1,")
+        code = cls.__new__.__code__
+        lines = linecache.getlines(code.co_filename)
+        assert lines[0] == "def _scope(_tuple_new):\n"
+        assert lines[code.co_firstlineno - 1].startswith("    def __new__(_cls, _0, _1,")
 
     def test_traceback_shows_generated_line(self):
         """An error raised through a generated __new__ shows the template line."""

@@ -131,7 +131,7 @@ def test_threads_build_and_use_records_simultaneously():
             assert cls.__new__.__code__.co_varnames == ("_cls", *names)
 
     assert [] == run_in_threads(work, 6)
-    for (names, _), code in list(_codegen._codes.items()):
+    for (names, _, _), code in list(_codegen._codes.items()):
         assert ("_cls", *names) == code.co_varnames
 
 

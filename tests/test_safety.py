@@ -398,7 +398,9 @@ class TestConstructorReentrancy:
                     y: list = field(default_factory=f)
                 constructor = P.__dict__["__new__"]
                 del P.__new__, P.__record_factories__
-                del constructor.__func__.__globals__["_factory_1"]
+                for cell in constructor.__func__.__closure__:
+                    if cell.cell_contents is f:
+                        del cell.cell_contents
                 gc.collect()
                 class Q(Record):
                     x: int

@@ -1,0 +1,105 @@
+"""
+Signatures and type hints of a record's constructor, as introspection asks
+for them: string annotations (``from __future__ import annotations`` or
+quoted) resolve against the defining module's namespace, as they do for a
+function written in that module.
+"""
+
+import importlib
+import inspect
+import subprocess
+import sys
+import textwrap
+import typing
+
+import pytest
+
+MODULE = """
+from __future__ import annotations
+
+import datetime
+from records import Record, field
+
+
+class Point(Record):
+    x: int
+    when: datetime.date | None = None
+    tags: list[str] = field(default_factory=list)
+
+
+class Quoted(Record):
+    x: "int"
+    later: "Later | None" = None
+
+
+class Later(Record):
+    y: int
+
+
+def point(x: int, when: datetime.date | None = None, tags: list[str] = []): ...
+
+
+def quoted(x: "int", later: "Later | None" = None): ...
+"""
+
+
+@pytest.fixture
+def module(tmp_path, monkeypatch):
+    """An importable module of records with string annotations."""
+    (tmp_path / "strings_module.py").write_text(textwrap.dedent(MODULE))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("strings_module", None)
+    yield importlib.import_module("strings_module")
+    sys.modules.pop("strings_module", None)
+
+
+def annotations_of(callable_, **options):
+    return {
+        name: parameter.annotation
+        for name, parameter in inspect.signature(callable_, **options).parameters.items()
+    }
+
+
+@pytest.mark.parametrize(("record", "function"), [("Point", "point"), ("Quoted", "quoted")])
+def test_eval_str_resolves_in_the_defining_module(module, record, function):
+    """inspect.signature(eval_str=True) of a record is that of a function of its module."""
+    cls, reference = getattr(module, record), getattr(module, function)
+    assert annotations_of(reference, eval_str=True) == annotations_of(cls, eval_str=True)
+    assert annotations_of(reference) == annotations_of(cls)  # the strings, unevaluated
+
+
+def test_type_hints_of_the_constructor(module):
+    """typing.get_type_hints of __new__ gives the class's field types."""
+    hints = typing.get_type_hints(module.Point.__new__)
+    assert typing.get_type_hints(module.Point) == hints
+
+
+def test_in_main(tmp_path):
+    """A record of __main__ resolves its string annotations in __main__."""
+    script = tmp_path / "main_script.py"
+    script.write_text(
+        textwrap.dedent(MODULE)
+        + textwrap.dedent(
+            """
+            import inspect
+            ours = inspect.signature(Point, eval_str=True).parameters
+            theirs = inspect.signature(point, eval_str=True).parameters
+            print([ours[n].annotation == theirs[n].annotation for n in theirs])
+            """
+        )
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert 0 == result.returncode, result.stderr
+    assert "[True, True, True]" == result.stdout.strip()
+
+
+def test_defined_where_no_module_is(module):
+    """A class placed in a module that is not imported keeps a signature, unevaluated."""
+    from records import Record
+
+    cls = Record.define("Elsewhere", {"x": "int"}, module="not_imported_anywhere")
+    assert {"x": "int"} == annotations_of(cls)
+    with pytest.raises(NameError):
+        inspect.signature(cls, eval_str=True)
