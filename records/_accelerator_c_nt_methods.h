@@ -53,9 +53,15 @@ call_method_def(PyMethodDef *method, PyTypeObject *owner, PyObject *self, PyObje
     }
     PyObject *result = NULL;
     if (flags == METH_NOARGS) {
-        if (nargs != 0 || nkw != 0) {
-            PyErr_Format(PyExc_TypeError, "%.200s() takes no arguments (%zd given)",
-                         method->ml_name, nargs + nkw);
+        /* The errors of collections' Python methods, which take self only. */
+        if (nkw != 0) {
+            PyErr_Format(PyExc_TypeError, "%.200s.%.200s() got an unexpected keyword argument '%S'",
+                         owner->tp_name, method->ml_name, PyTuple_GET_ITEM(kwnames, 0));
+        }
+        else if (nargs != 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s.%.200s() takes 1 positional argument but %zd were given",
+                         owner->tp_name, method->ml_name, nargs + 1);
         }
         else {
             result = method->ml_meth(self, NULL);
@@ -93,8 +99,9 @@ method_get(PyObject *self, PyObject *object, PyObject *type)
     if (!PyObject_TypeCheck(object, descr->owner)) {
         return method_misapplied(descr, object);
     }
-    PyTypeObject *defining = descr->method->ml_flags & METH_METHOD ? descr->owner : NULL;
-    return PyCMethod_New(descr->method, object, NULL, defining);
+    /* A bound method of the descriptor, as collections' methods bind: its
+     * __doc__, __func__, repr and pickle are a method's. */
+    return PyMethod_New(self, object);
 }
 
 /* descr(instance, *args): what the interpreter calls for instance.name(*args). */
@@ -104,8 +111,8 @@ method_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     NtMethodObject *descr = (NtMethodObject *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs < 1) {
-        PyErr_Format(PyExc_TypeError, "unbound method %s() needs an argument",
-                     descr->method->ml_name);
+        PyErr_Format(PyExc_TypeError, "%.200s.%.200s() missing 1 required positional argument: 'self'",
+                     descr->owner->tp_name, descr->method->ml_name);
         return NULL;
     }
     if (!PyObject_TypeCheck(args[0], descr->owner)) {
@@ -127,8 +134,7 @@ classmethod_get(PyObject *self, PyObject *object, PyObject *type)
                      PyType_Check(type) ? ((PyTypeObject *)type)->tp_name : Py_TYPE(type)->tp_name);
         return NULL;
     }
-    PyTypeObject *defining = descr->method->ml_flags & METH_METHOD ? descr->owner : NULL;
-    return PyCMethod_New(descr->method, type, NULL, defining);
+    return PyMethod_New(self, type);
 }
 
 /* descr(cls, *args), as a classmethod descriptor takes it from its dict. */
@@ -197,6 +203,24 @@ static PyObject *
 nt_method_reduce(PyObject *self, PyObject *unused)
 {
     NtMethodObject *descr = (NtMethodObject *)self;
+    /* As pickle checks a function it pickles by name: that name must give
+     * this descriptor still. */
+    PyObject *name = PyUnicode_FromString(descr->method->ml_name);
+    PyObject *found = name == NULL ? NULL : PyDict_GetItemWithError(descr->owner->tp_dict, name);
+    Py_XDECREF(name);
+    if (found != self) {
+        if (!PyErr_Occurred()) {
+            PyObject *pickle = PyImport_ImportModule("pickle");
+            PyObject *error = pickle == NULL ? NULL : PyObject_GetAttrString(pickle, "PicklingError");
+            if (error != NULL) {
+                PyErr_Format(error, "Can't pickle %R: it's not the same object as %s.%s",
+                             self, descr->owner->tp_name, descr->method->ml_name);
+            }
+            Py_XDECREF(error);
+            Py_XDECREF(pickle);
+        }
+        return NULL;
+    }
     PyObject *pickling = PyImport_ImportModule("records._pickling");
     PyObject *load = pickling == NULL ? NULL : PyObject_GetAttrString(pickling, "namedtuple_method");
     Py_XDECREF(pickling);
@@ -261,6 +285,13 @@ nt_method_qualname(PyObject *self, void *closure)
     return result;
 }
 
+/* An empty dict, as a function has: typing.get_type_hints takes it. */
+static PyObject *
+nt_method_annotations(PyObject *self, void *closure)
+{
+    return PyDict_New();
+}
+
 static PyObject *
 nt_method_objclass(PyObject *self, void *closure)
 {
@@ -273,6 +304,7 @@ static PyGetSetDef nt_method_getset[] = {
     {"__name__", nt_method_name, NULL, NULL, NULL},
     {"__qualname__", nt_method_qualname, NULL, NULL, NULL},
     {"__objclass__", nt_method_objclass, NULL, NULL, NULL},
+    {"__annotations__", nt_method_annotations, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -289,3 +289,45 @@ def test_pickles_of_methods_load_as_the_methods():
 
 
 Found = records.namedtuple("Found", "a b")
+
+
+def test_methods_as_introspection_sees_them():
+    """Bound methods, their docs, type hints and the errors of wrong calls are collections'."""
+    import typing
+
+    def scenario(make):
+        P = make("P", "x y")
+        p = P(1, 2)
+        steps = [
+            lambda: repr(p._replace).split(" at ")[0],
+            lambda: repr(P._make).split(" at ")[0],
+            lambda: (P._make.__doc__, p._replace.__doc__, p._asdict.__doc__),
+            lambda: (inspect.ismethod(P._make), inspect.ismethod(p._asdict)),
+            lambda: P._make.__self__ is P and p._replace.__self__ is p,
+            lambda: str(inspect.signature(p._replace)),
+            lambda: [typing.get_type_hints(getattr(P, n)) for n in ("_asdict", "__repr__")],
+            lambda: p._asdict(a=1),
+            lambda: p._asdict(1),
+            lambda: p.__getnewargs__(1, 2),
+            lambda: vars(P)["_asdict"](),
+            lambda: pickle.loads(pickle.dumps(p._replace))(x=5),
+        ]
+        return [outcome(step) for step in steps]
+
+    same_outcomes(scenario)
+
+
+def test_a_method_moved_away_does_not_pickle():
+    """A method no longer under its name refuses to pickle, as pickle refuses a function."""
+
+    def scenario(make):
+        P = make("Moved", "x y")
+        globals()["Moved"] = P
+        try:
+            moved = vars(P)["_asdict"]
+            del P._asdict
+            return outcome(lambda: pickle.dumps(moved)).split(":")[0]
+        finally:
+            del globals()["Moved"]
+
+    same_outcomes(scenario)
