@@ -210,9 +210,9 @@ def annotate_new(cls: type, format: int) -> dict[str, Any]:
     """
     Return the annotations of the ``__new__`` of record class *cls*, in
     *format*: read from the classes that declared its fields, when asked, as
-    ``typing.NamedTuple`` does for its ``__new__`` (``VALUE`` gives names
-    that are not defined yet as ``ForwardRef``s, as ``FORWARDREF`` does,
-    instead of raising).
+    ``typing.NamedTuple`` does for its ``__new__``. ``VALUE`` raises
+    ``NameError`` while a name is not defined yet, so that the function
+    caches nothing until it is (``FORWARDREF`` gives ``ForwardRef``s).
     """
     import annotationlib  # type: ignore[import-not-found,unused-ignore]
 
@@ -220,8 +220,6 @@ def annotate_new(cls: type, format: int) -> dict[str, Any]:
         raise NotImplementedError(format)
     names = cls.__dict__.get("_fields", ())
     wanted = annotationlib.Format(format)
-    if wanted == annotationlib.Format.VALUE:
-        wanted = annotationlib.Format.FORWARDREF
     found: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
         namespace = klass.__dict__

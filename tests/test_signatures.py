@@ -103,3 +103,53 @@ def test_defined_where_no_module_is(module):
     assert {"x": "int"} == annotations_of(cls)
     with pytest.raises(NameError):
         inspect.signature(cls, eval_str=True)
+
+
+FORWARD = """
+import annotationlib, inspect, json
+from typing import NamedTuple
+from records import Record
+
+class Ours(Record):
+    x: int
+    later: Later
+
+class Theirs(NamedTuple):
+    x: int
+    later: Later
+
+def look(cls):
+    seen = []
+    for ask in (
+        lambda: str(inspect.signature(cls)),
+        lambda: repr(annotationlib.get_annotations(cls.__new__)),
+        lambda: repr(annotationlib.get_annotations(cls.__new__, format=annotationlib.Format.STRING)),
+    ):
+        try:
+            seen.append(ask())
+        except NameError as error:
+            seen.append(f"NameError: {error}")
+    return seen
+
+before = [look(Ours), look(Theirs)]
+class Later:
+    pass
+after = [look(Ours), look(Theirs)]
+print(json.dumps([before, after]))
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 14), reason="deferred annotations: 3.14+")
+def test_forward_reference_looked_at_too_early():
+    """Asked before the name exists, __new__'s annotations are not cached: as a NamedTuple's."""
+    import json
+
+    result = subprocess.run(
+        [sys.executable, "-c", FORWARD], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert 0 == result.returncode, result.stderr
+    (ours_before, theirs_before), (ours_after, theirs_after) = json.loads(result.stdout)
+    assert theirs_before == ours_before
+    assert "NameError: name 'Later' is not defined" == ours_before[0]
+    assert [a.replace("Theirs", "Ours") for a in theirs_after] == ours_after
+    assert "__main__.Later" in ours_after[0]
