@@ -100,6 +100,7 @@ def builder_helpers(record: type) -> dict[str, object]:
         "base_globals": _codegen.BASE_GLOBALS,
         "tuple_new_cell": _codegen.TUPLE_NEW_CELL,
         "factory_cell": _codegen.FACTORY_CELL,
+        "incomplete_cell": _codegen.INCOMPLETE_CELL,
         "accessor": _accessors.accessor,
         "default_docs": _accessors.default_docs,
         "is_classvar": _compat.is_classvar,

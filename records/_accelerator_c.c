@@ -62,6 +62,8 @@ static PyObject *str_parameters;      /* "__parameters__" */
 static PyObject *str_match_args;      /* "__match_args__" */
 static PyObject *str_field_defaults;  /* "_field_defaults" */
 static PyObject *str_factories;       /* "__record_factories__" */
+static PyObject *str_record_built;    /* "__record_built__" */
+static PyObject *str_codegen;         /* "records._codegen" */
 static PyObject *str_default;         /* "default" */
 static PyObject *str_default_factory; /* "default_factory" */
 static PyObject *str_doc;             /* "doc" */
@@ -197,6 +199,8 @@ module_exec(PyObject *module)
         {&str_match_args, "__match_args__"},
         {&str_field_defaults, "_field_defaults"},
         {&str_factories, "__record_factories__"},
+        {&str_record_built, "__record_built__"},
+        {&str_codegen, "records._codegen"},
         {&str_default, "default"},
         {&str_default_factory, "default_factory"},
         {&str_doc, "doc"},

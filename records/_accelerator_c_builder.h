@@ -31,6 +31,7 @@ typedef struct {
     PyObject *base_globals;         /* _codegen.BASE_GLOBALS */
     PyObject *tuple_new_cell;       /* _codegen.TUPLE_NEW_CELL */
     PyObject *factory_cell;         /* _codegen.FACTORY_CELL */
+    PyObject *incomplete_cell;      /* _codegen.INCOMPLETE_CELL */
     PyObject *accessor;             /* _accessors.accessor(index, doc) */
     PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
     PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
@@ -62,6 +63,7 @@ typedef struct {
     X(base_globals, "base_globals", &PyDict_Type)          \
     X(tuple_new_cell, "tuple_new_cell", &PyCell_Type)      \
     X(factory_cell, "factory_cell", &PyCell_Type)          \
+    X(incomplete_cell, "incomplete_cell", &PyCell_Type)    \
     X(accessor, "accessor", NULL)                          \
     X(default_docs, "default_docs", NULL)                  \
     X(is_classvar, "is_classvar", NULL)                    \
@@ -138,7 +140,7 @@ builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->baseline = -1;
     self->measuring = 0;
     self->dill_registered = 0;
-    if (PyDict_GET_SIZE(kwargs) != 21 || (self->codes = PyDict_New()) == NULL
+    if (PyDict_GET_SIZE(kwargs) != 22 || (self->codes = PyDict_New()) == NULL
         || (self->closure_codes = PyDict_New()) == NULL
         || (self->tuple_bases = PyTuple_Pack(1, (PyObject *)&PyTuple_Type)) == NULL) {
         if (!PyErr_Occurred()) {
@@ -737,16 +739,22 @@ constructor_code(Builder *self, PyObject *names, PyObject *factory_indices, int 
     return code;
 }
 
-/* The cells a record's __new__ may read, by name: _tuple_new, and with
- * factories _FACTORY and one _factory_<index> per factory, as
- * _codegen.closure_of gives them; *indices: the factories' indexes. */
+/* The cells the __new__ of owner may read, by name: _tuple_new, _owner,
+ * _incomplete, and with factories _FACTORY and one _factory_<index> per
+ * factory, as _codegen.closure_of gives them; *indices: the factories'
+ * indexes. */
 static PyObject *
-closure_cells(Builder *self, PyObject *factories, PyObject **indices)
+closure_cells(Builder *self, PyTypeObject *owner, PyObject *factories, PyObject **indices)
 {
     PyObject *cells = PyDict_New();
+    PyObject *owner_cell = PyCell_New((PyObject *)owner);
     *indices = factories == NULL ? Py_NewRef(empty_tuple) : PyList_New(0);
-    if (cells == NULL || *indices == NULL
-        || PyDict_SetItemString(cells, "_tuple_new", self->tuple_new_cell) < 0) {
+    int failed = cells == NULL || owner_cell == NULL || *indices == NULL
+                 || PyDict_SetItemString(cells, "_tuple_new", self->tuple_new_cell) < 0
+                 || PyDict_SetItemString(cells, "_incomplete", self->incomplete_cell) < 0
+                 || PyDict_SetItemString(cells, "_owner", owner_cell) < 0;
+    Py_XDECREF(owner_cell);
+    if (failed) {
         goto error;
     }
     if (factories == NULL) {
@@ -848,7 +856,7 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
         }
         goto done;
     }
-    if ((cells = closure_cells(self, parts->factories, &indices)) == NULL
+    if ((cells = closure_cells(self, cls, parts->factories, &indices)) == NULL
         || (globals = module_globals(self, module)) == NULL) {
         goto done;
     }
@@ -1109,6 +1117,8 @@ write_parts(Parts *parts, PyTypeObject *cls)
     if (!failed && parts->doc != NULL) {
         failed = write_member(&graveyard, namespace, str_doc_attribute, parts->doc) < 0;
     }
+    /* Record.__record_built__: the class is built. */
+    failed = failed || PyDict_SetItem(namespace, str_record_built, Py_True) < 0;
     PyType_Modified(cls);
     if (!failed) {
         finish_allocation(cls);

@@ -189,6 +189,31 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         PyErr_SetString(PyExc_TypeError, "_make() needs a record class");
         return NULL;
     }
+    /* Only subclasses of Record get here (the classmethod descriptor checks),
+     * all heap types; a static type's tp_dict is not to be read from 3.12. */
+    int built = PyType_HasFeature((PyTypeObject *)cls, Py_TPFLAGS_HEAPTYPE)
+                    ? PyDict_Contains(((PyTypeObject *)cls)->tp_dict, str_record_built)
+                    : 0;
+    if (built <= 0) {
+        if (built == 0) {
+            /* records._codegen.incomplete(cls): raises if cls declares
+             * fields of its own; imported with records. */
+            PyObject *codegen = PyImport_GetModule(str_codegen);
+            PyObject *done = codegen == NULL ? NULL
+                                             : PyObject_CallMethod(codegen, "incomplete", "O", cls);
+            Py_XDECREF(codegen);
+            if (done == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_SystemError, "records._codegen is not imported");
+                }
+                return NULL;
+            }
+            Py_DECREF(done);
+        }
+        else {
+            return NULL;
+        }
+    }
     PyObject *values = PySequence_Tuple(iterable);
     if (values == NULL) {
         return NULL;

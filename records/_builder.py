@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _annotations, _layout, _pickling, _rules, _sealing
+from . import _annotations, _codegen, _layout, _pickling, _rules, _sealing
 from ._accelerator import c as accelerator
 from ._accessors import accessor, default_docs
 from ._annotations import own_annotations
@@ -112,6 +112,8 @@ def build(cls: type[Record], record_base: type[Record], *, sealed: bool) -> None
     if "_fields" in cls.__dict__ and is_rebuilt(cls, record_base):
         # Made again from a record class's own dict (as dill loads a class
         # pickled by value): it already has every part.
+        _codegen.adopt(getattr(cls.__dict__["__new__"], "__func__", None), cls)
+        _layout.write(cls, {"__record_built__": True})
         if not sealed and not _sealing.is_enum(cls):
             _sealing.forbid_attribute_changes(cls)
         if accelerator is not None:
@@ -338,6 +340,7 @@ def make_new(
         parts.factories,
         qualname=f"{cls.__qualname__}.__new__",
         module=cls.__module__,
+        owner=cls,
     )
     if _annotations.is_deferred(cls):
         # Read from the classes when asked, as deferred annotations are (3.14+).
@@ -371,6 +374,7 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
         attributes["__doc__"] = parts.doc
     if parts.class_getitem is not None:
         attributes["__class_getitem__"] = parts.class_getitem
+    attributes["__record_built__"] = True  # last, as the C builder writes it
     _layout.write(cls, attributes)
     if not sealed and not _sealing.is_enum(cls):
         _sealing.forbid_attribute_changes(cls)
@@ -472,4 +476,5 @@ def constructor_for(cls: type[Record]) -> FunctionType:
         new_factories,
         qualname=f"{cls.__qualname__}.__new__",
         module=cls.__module__,
+        owner=cls,
     )

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 
 from ._fields import FACTORY
+from ._rules import incomplete_record_message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,16 +83,24 @@ _sources = _BoundedCache(256)
 def _template_source(arity: int, factory_indices: tuple[int, ...], closure: bool) -> str:
     params = [f"_{i}" for i in range(arity)]
     lines = [f"def __new__({', '.join(['_cls', *params])}):"]
+    if closure:
+        lines += [f"    if {_BUILT_CHECK}:", "        _incomplete(_cls)"]
     lines += [f"    if _{i} is _FACTORY: _{i} = _factory_{i}()" for i in factory_indices]
     items = ", ".join(params) + ("," if arity == 1 else "")
     lines.append(f"    return _tuple_new(_cls, ({items}))")
     if closure:
-        free = ["_tuple_new"]
+        free = ["_tuple_new", "_owner", "_incomplete"]
         if factory_indices:
             free += ["_FACTORY", *(f"_factory_{i}" for i in factory_indices)]
         lines = [f"def _scope({', '.join(free)}):", *("    " + line for line in lines)]
         lines.append("    return __new__")
     return "\n".join(lines) + "\n"
+
+
+# A record's __new__ reached with a subclass that records has not built yet
+# (whose own fields it would leave out) refuses it (see incomplete); records
+# writes __record_built__ into the dict of each class it builds.
+_BUILT_CHECK = '_cls is not _owner and "__record_built__" not in _cls.__dict__'
 
 
 def _template(arity: int, factory_indices: tuple[int, ...], closure: bool) -> CodeType:
@@ -164,16 +173,38 @@ def _cell(value: Any) -> Any:
     return (lambda: value).__closure__[0]  # type: ignore[index]
 
 
+def incomplete(cls: type) -> None:
+    """
+    Refuse an instance of *cls*, a record class that records has not built
+    (yet), if it declares fields of its own, which an instance made now would
+    not hold; one without is already what it will be.
+    """
+    from ._annotations import own_annotations
+    from ._compat import is_classvar
+
+    if any(not is_classvar(annotation) for annotation in own_annotations(cls).values()):
+        raise TypeError(incomplete_record_message(cls.__qualname__))
+
+
 #: The cells every closure of a generated ``__new__`` shares.
 TUPLE_NEW_CELL = _cell(tuple.__new__)
 FACTORY_CELL = _cell(FACTORY)
+INCOMPLETE_CELL = _cell(incomplete)
 
 
 def closure_of(
-    code: CodeType, factories: Mapping[int, Callable[[], Any]] | None
+    code: CodeType, owner: type | None, factories: Mapping[int, Callable[[], Any]] | None
 ) -> tuple[Any, ...]:
-    """Return the closure cells, in ``co_freevars`` order, of a ``__new__`` with *factories*."""
-    cells = {"_tuple_new": TUPLE_NEW_CELL, "_FACTORY": FACTORY_CELL}
+    """
+    Return the closure cells, in ``co_freevars`` order, of the ``__new__`` of
+    *owner* with *factories*.
+    """
+    cells = {
+        "_tuple_new": TUPLE_NEW_CELL,
+        "_FACTORY": FACTORY_CELL,
+        "_incomplete": INCOMPLETE_CELL,
+        "_owner": _cell(owner),
+    }
     for index, factory in (factories or {}).items():
         cells[f"_factory_{index}"] = _cell(factory)
     return tuple(cells[name] for name in code.co_freevars)
@@ -198,6 +229,7 @@ def make_new(
     qualname: str,
     module: str | None = None,
     globals_: dict[str, Any] | None = None,
+    owner: type | None = None,
 ) -> FunctionType:
     """
     Return a new ``__new__`` function for fields *names*, ready for its class.
@@ -208,9 +240,9 @@ def make_new(
 
     With *globals_* (which must hold what ``BASE_GLOBALS`` holds), the
     function is ``collections.namedtuple``'s, reading what it calls from
-    them. Without, it is a record's: its globals are those of *module*
-    (``module_globals``), as for a function written there, and what it calls
-    is in closure cells.
+    them. Without, it is the ``__new__`` of record class *owner*: its globals
+    are those of *module* (``module_globals``), as for a function written
+    there, and what it calls is in closure cells.
 
     The C class builder makes the same functions from ``constructor_code()``
     and the same fix-up, in ``make_new()`` and ``nt_new()`` of
@@ -220,7 +252,7 @@ def make_new(
     if globals_ is None:
         code = constructor_code(names, indices, closure=True)
         function = _function_type(
-            code, module_globals(module), "__new__", defaults, closure_of(code, factories)
+            code, module_globals(module), "__new__", defaults, closure_of(code, owner, factories)
         )
     else:
         namespace = globals_
@@ -255,7 +287,12 @@ def is_generated_new(function: object) -> bool:
 
 def new_parts(function: FunctionType) -> tuple[Any, ...]:
     """Return the arguments of ``rebuilt_new`` that make *function* again."""
-    cells = tuple(cell.cell_contents for cell in function.__closure__ or ())
+    # Its class, which dill is pickling as this loads, is given back by
+    # adopt() when the class is rebuilt.
+    cells = tuple(
+        None if name == "_owner" else cell.cell_contents
+        for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ())
+    )
     return (
         function.__code__,
         function.__defaults__,
@@ -265,6 +302,15 @@ def new_parts(function: FunctionType) -> tuple[Any, ...]:
         dict(function.__annotations__),
         function.__doc__,
     )
+
+
+def adopt(function: object, owner: type) -> None:
+    """Give *owner* to its ``__new__``, *function*, if ``rebuilt_new`` made it without one."""
+    if is_generated_new(function):
+        code = function.__code__  # type: ignore[attr-defined]
+        for name, cell in zip(code.co_freevars, function.__closure__):  # type: ignore[attr-defined]
+            if name == "_owner" and cell.cell_contents is None:
+                cell.cell_contents = owner
 
 
 def rebuilt_new(

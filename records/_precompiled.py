@@ -7,7 +7,8 @@ bytecode); ``_codegen`` renames it ``__new__`` and puts each class's field names
 in with ``CodeType.replace``. Only the code objects are used: ``new_N``'s by
 ``records.namedtuple`` (whose ``__new__`` gets collections' globals, where
 ``_tuple_new`` is ``tuple.__new__`` too), and the ``__new__`` of ``scope_N``
-by records, whose ``__new__`` reads ``_tuple_new`` from a closure cell.
+by records, whose ``__new__`` reads ``_tuple_new`` from a closure cell (and
+refuses a subclass records has not built yet: ``Record.__record_built__``).
 """
 
 from __future__ import annotations
@@ -114,81 +115,101 @@ def new_12(
     return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11))
 
 
-def scope_0(_tuple_new: Any) -> Any:
+def scope_0(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, ())
 
     return __new__
 
 
-def scope_1(_tuple_new: Any) -> Any:
+def scope_1(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0,))
 
     return __new__
 
 
-def scope_2(_tuple_new: Any) -> Any:
+def scope_2(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1))
 
     return __new__
 
 
-def scope_3(_tuple_new: Any) -> Any:
+def scope_3(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2))
 
     return __new__
 
 
-def scope_4(_tuple_new: Any) -> Any:
+def scope_4(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3))
 
     return __new__
 
 
-def scope_5(_tuple_new: Any) -> Any:
+def scope_5(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4))
 
     return __new__
 
 
-def scope_6(_tuple_new: Any) -> Any:
+def scope_6(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5))
 
     return __new__
 
 
-def scope_7(_tuple_new: Any) -> Any:
+def scope_7(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6))
 
     return __new__
 
 
-def scope_8(_tuple_new: Any) -> Any:
+def scope_8(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(
         _cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any, _7: Any
     ) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7))
 
     return __new__
 
 
-def scope_9(_tuple_new: Any) -> Any:
+def scope_9(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(
         _cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any, _7: Any, _8: Any
     ) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8))
 
     return __new__
 
 
-def scope_10(_tuple_new: Any) -> Any:
+def scope_10(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(
         _cls: Any,
         _0: Any,
@@ -202,12 +223,14 @@ def scope_10(_tuple_new: Any) -> Any:
         _8: Any,
         _9: Any,
     ) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9))
 
     return __new__
 
 
-def scope_11(_tuple_new: Any) -> Any:
+def scope_11(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(
         _cls: Any,
         _0: Any,
@@ -222,12 +245,14 @@ def scope_11(_tuple_new: Any) -> Any:
         _9: Any,
         _10: Any,
     ) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10))
 
     return __new__
 
 
-def scope_12(_tuple_new: Any) -> Any:
+def scope_12(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(
         _cls: Any,
         _0: Any,
@@ -243,6 +268,8 @@ def scope_12(_tuple_new: Any) -> Any:
         _10: Any,
         _11: Any,
     ) -> Any:
+        if _cls is not _owner and "__record_built__" not in _cls.__dict__:
+            _incomplete(_cls)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11))
 
     return __new__

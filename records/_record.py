@@ -37,7 +37,7 @@ from __future__ import annotations
 import copyreg
 from _thread import get_ident
 
-from . import _builder, _rules, _sealing
+from . import _builder, _codegen, _rules, _sealing
 from ._accelerator import replaced_in_c
 from ._compat import UNKNOWN_FIELD_ERROR
 
@@ -115,12 +115,16 @@ class Record(tuple):  # type: ignore[type-arg]
         # and for records without fields.
         if cls is __class__:  # type: ignore[name-defined]  # Record (see __init_subclass__)
             raise TypeError(_rules.abstract_record_message())
+        if "__record_built__" not in cls.__dict__:  # True once records has built cls
+            _codegen.incomplete(cls)
         return _builder.constructor_for(cls)(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
     @classmethod
     @replaced_in_c
     def _make(cls, iterable: Iterable[Any]) -> Self:
         """Make a new record from a sequence or iterable of field values."""
+        if "__record_built__" not in cls.__dict__:
+            _codegen.incomplete(cls)
         result = _tuple_new(cls, iterable)
         if len(result) != len(cls._fields):
             raise TypeError(_rules.wrong_length_message(len(cls._fields), len(result)))

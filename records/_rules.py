@@ -128,6 +128,14 @@ def abstract_record_message() -> str:
     return "Record cannot be instantiated directly: subclass it and declare fields"
 
 
+def incomplete_record_message(record: str) -> str:
+    """Message for making an instance of a record class that records has not built yet."""
+    return (
+        f"record {record!r} is not built yet: records builds it in Record.__init_subclass__, "
+        "which has not finished for it; make instances after it has"
+    )
+
+
 def wrong_length_message(expected: int, got: int) -> str:
     """``namedtuple._make``'s message for an iterable of the wrong length."""
     return f"Expected {expected} arguments, got {got}"

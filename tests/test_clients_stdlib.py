@@ -177,6 +177,7 @@ RECORD_EXTRAS = {
     "__reduce__",
     "__sizeof__",
     "__record_factories__",
+    "__record_built__",  # records built the class, as dataclasses' __dataclass_fields__ says
     "__replace__",  # on every version; named tuples have it from 3.13
     "__rich_repr__",
     "define",

@@ -131,7 +131,7 @@ class TestShapeCache:
         cls = Record.define("Wide", [(f"w{i}", int) for i in range(41)])
         code = cls.__new__.__code__
         lines = linecache.getlines(code.co_filename)
-        assert lines[0] == "def _scope(_tuple_new):\n"
+        assert lines[0] == "def _scope(_tuple_new, _owner, _incomplete):\n"
         assert lines[code.co_firstlineno - 1].startswith("    def __new__(_cls, _0, _1,")
 
     def test_traceback_shows_generated_line(self):

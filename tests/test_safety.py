@@ -848,7 +848,7 @@ class TestMemberAccessors:
             keep = []
             class Grab:
                 def __set_name__(self, owner, name):
-                    keep.append(Record.__new__(owner))
+                    keep.append(tuple.__new__(owner, ()))
             class Early(Record):
                 __module__ = "library"
                 __slots__ = ()
@@ -883,7 +883,7 @@ class TestMemberAccessors:
             class Built(Record):
                 x: object
             ''')
-            u = Record.__new__(library.U)
+            u = tuple.__new__(library.U, ())
             u.__dict__["attr"] = "kept"  # an instance with a dict
             cls = type(u)
             del library.U
@@ -924,7 +924,7 @@ class TestMemberAccessors:
             keep = []
             class Grab:
                 def __set_name__(self, owner, name):
-                    keep.append(Record.__new__(owner))
+                    keep.append(tuple.__new__(owner, ()))
             class P(Record):
                 g = Grab()
             ''' + "".join(f"    f{i}: object\\n" for i in range(64)))
@@ -986,7 +986,10 @@ class TestMemberAccessors:
             """,
             prelude=LIBRARY,
         )
-        assert 3 == output.count("record 'P' is being built")
+        # Calls of the class are refused as for any class records has not built,
+        # and tuple.__new__ by the C builder's guard of the class being built.
+        assert 2 == output.count("record 'P' is not built yet")
+        assert 1 == output.count("record 'P' is being built")
 
     def test_subclass_made_while_its_base_is_built(self):
         """A record class that gets a subclass before its fields are written is refused."""

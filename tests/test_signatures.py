@@ -14,6 +14,9 @@ import typing
 
 import pytest
 
+# inspect.signature's eval_str and X | Y annotations are 3.10+ (PyPy runs 3.9).
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 10), reason="needs Python 3.10+")
+
 MODULE = """
 from __future__ import annotations
 
