@@ -818,6 +818,20 @@ closure_of(PyObject *code, PyObject *cells)
     return closure;
 }
 
+/* 0 if code reads no closure cell (records.namedtuple's __new__ gets none),
+ * else -1 with an error: a function of it would read past its closure. */
+static int
+no_free_variables(PyObject *code)
+{
+    PyObject *names = PyObject_GetAttrString(code, "co_freevars");
+    int none = names != NULL && PyTuple_Check(names) && PyTuple_GET_SIZE(names) == 0;
+    Py_XDECREF(names);
+    if (!none && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_SystemError, "a generated __new__ reads closure cells it lacks");
+    }
+    return none ? 0 : -1;
+}
+
 /* The globals of a record's __new__: the namespace of its module where it
  * is imported, as for a function written there, else BASE_GLOBALS, as
  * _codegen.module_globals gives them. */

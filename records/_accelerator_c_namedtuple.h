@@ -609,6 +609,7 @@ nt_new(Builder *self, PyObject *typename, PyObject *parameters, PyObject *defaul
         || (module = PyUnicode_Concat(str_namedtuple_prefix, typename)) == NULL
         || PyDict_SetItem(globals, str_name, module) < 0
         || (code = constructor_code(self, parameters, empty_tuple, 0)) == NULL
+        || no_free_variables(code) < 0
         || (qualname = PyUnicode_Concat(typename, str_dot_new)) == NULL
         || (function = PyFunction_NewWithQualName(code, globals, qualname)) == NULL
         || (signature = PyUnicode_Concat(typename, arguments)) == NULL

@@ -84,7 +84,7 @@ def _template_source(arity: int, factory_indices: tuple[int, ...], closure: bool
     params = [f"_{i}" for i in range(arity)]
     lines = [f"def __new__({', '.join(['_cls', *params])}):"]
     if closure:
-        lines += [f"    if {_BUILT_CHECK}:", "        _incomplete(_cls)"]
+        lines += [f"    if {_BUILT_CHECK}:", "        _incomplete(_cls, _owner)"]
     lines += [f"    if _{i} is _FACTORY: _{i} = _factory_{i}()" for i in factory_indices]
     items = ", ".join(params) + ("," if arity == 1 else "")
     lines.append(f"    return _tuple_new(_cls, ({items}))")
@@ -173,15 +173,18 @@ def _cell(value: Any) -> Any:
     return (lambda: value).__closure__[0]  # type: ignore[index]
 
 
-def incomplete(cls: type) -> None:
+def incomplete(cls: type, owner: type | None = None) -> None:
     """
-    Refuse an instance of *cls*, a record class that records has not built
-    (yet), if it declares fields of its own, which an instance made now would
-    not hold; one without is already what it will be.
+    Refuse an instance of *cls*, a record class (a subclass of *owner*, whose
+    ``__new__`` is asked) that records has not built (yet), if it declares
+    fields of its own, which an instance made now would not hold; one without
+    is already what it will be. Any other class is left to ``tuple.__new__``.
     """
     from ._annotations import own_annotations
     from ._compat import is_classvar
 
+    if owner is not None and not (isinstance(cls, type) and issubclass(cls, owner)):
+        return
     if any(not is_classvar(annotation) for annotation in own_annotations(cls).values()):
         raise TypeError(incomplete_record_message(cls.__qualname__))
 
@@ -217,8 +220,13 @@ def module_globals(module: object) -> dict[str, Any]:
     ``inspect`` and ``typing`` evaluate the string annotations it carries.
     """
     found = sys.modules.get(module) if type(module) is str else None
-    namespace = getattr(found, "__dict__", None) if isinstance(found, type(sys)) else None
+    # The module's own dict, as C's PyModule_GetDict gives it, whatever a
+    # subclass of the module type says its __dict__ is.
+    namespace = _module_dict(found) if isinstance(found, type(sys)) else None
     return namespace if isinstance(namespace, dict) else BASE_GLOBALS
+
+
+_module_dict: Any = vars(type(sys))["__dict__"].__get__
 
 
 def make_new(

@@ -118,7 +118,7 @@ def new_12(
 def scope_0(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, ())
 
     return __new__
@@ -127,7 +127,7 @@ def scope_0(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_1(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0,))
 
     return __new__
@@ -136,7 +136,7 @@ def scope_1(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_2(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1))
 
     return __new__
@@ -145,7 +145,7 @@ def scope_2(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_3(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2))
 
     return __new__
@@ -154,7 +154,7 @@ def scope_3(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_4(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3))
 
     return __new__
@@ -163,7 +163,7 @@ def scope_4(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_5(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4))
 
     return __new__
@@ -172,7 +172,7 @@ def scope_5(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_6(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5))
 
     return __new__
@@ -181,7 +181,7 @@ def scope_6(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
 def scope_7(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
     def __new__(_cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6))
 
     return __new__
@@ -192,7 +192,7 @@ def scope_8(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
         _cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any, _7: Any
     ) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7))
 
     return __new__
@@ -203,7 +203,7 @@ def scope_9(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
         _cls: Any, _0: Any, _1: Any, _2: Any, _3: Any, _4: Any, _5: Any, _6: Any, _7: Any, _8: Any
     ) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8))
 
     return __new__
@@ -224,7 +224,7 @@ def scope_10(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
         _9: Any,
     ) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9))
 
     return __new__
@@ -246,7 +246,7 @@ def scope_11(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
         _10: Any,
     ) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10))
 
     return __new__
@@ -269,7 +269,7 @@ def scope_12(_tuple_new: Any, _owner: Any, _incomplete: Any) -> Any:
         _11: Any,
     ) -> Any:
         if _cls is not _owner and "__record_built__" not in _cls.__dict__:
-            _incomplete(_cls)
+            _incomplete(_cls, _owner)
         return _tuple_new(_cls, (_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11))
 
     return __new__

@@ -161,3 +161,20 @@ def test_classvar_only_subclass():
         kind: ClassVar[str] = "child"
 
     assert [(1,)] == made
+
+
+def test_other_classes_are_left_to_tuple():
+    """A record's __new__ given a class that is not its subclass makes it, as tuple.__new__ does."""
+    from typing import NamedTuple
+
+    class P(Record):
+        a: int
+        b: int
+
+    class Other(NamedTuple):
+        x: int
+        y: int
+
+    made = P.__new__(Other, 1, 2)
+    assert type(made) is Other
+    assert (1, 2) == made

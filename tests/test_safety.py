@@ -516,6 +516,21 @@ class TestBuilderReentrancy:
             """
         )
 
+    def test_namedtuple_code_with_closure_cells(self):
+        """A records.namedtuple __new__ whose code reads cells is refused, not made without them."""
+        output = run(
+            """
+            import records, records._precompiled as written
+            written.CODES = written.CLOSURE_CODES  # a record's templates, with free variables
+            try:
+                N = records.namedtuple("N", "a b")
+                print(N.__new__(N, 1, 2))
+            except (SystemError, TypeError) as error:
+                print("refused:", type(error).__name__)
+            """
+        )
+        assert output.startswith("refused:")
+
     def test_docs_list_replaced(self):
         """The shared list of field docs replaced: a long class is refused or right, never read past."""
         output = run(
