@@ -997,6 +997,10 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
             return found < 0 ? BUILD_FAILED : BUILD_DECLINED;
         }
     }
+    /* A __post_init__ anywhere in the MRO: _builder says why it is refused. */
+    if (_PyType_Lookup(cls, str_post_init) != NULL) {
+        return BUILD_DECLINED;
+    }
     int outcome = BUILD_FAILED;
     /* The name as the build starts, as _builder reads it: held, since code
      * that runs during the build may rename the class. */

@@ -194,6 +194,8 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
     ):
         name = min(_rules.COMPUTED_NAMES.intersection(namespace))
         raise TypeError(_rules.computed_name_message(record, name))
+    if any("__post_init__" in klass.__dict__ for klass in cls.__mro__):
+        raise TypeError(_rules.post_init_message(record))
     bases = cls.__bases__
     source: type[Record]
     if len(bases) == 1 and (bases[0] is record_base or "_fields" in bases[0].__dict__):

@@ -95,6 +95,14 @@ def computed_name_message(record: str, name: str) -> str:
     return f"record {record!r}: {name!r} is computed from the annotations and cannot be defined"
 
 
+def post_init_message(record: str) -> str:
+    """Message for a record that defines or inherits a ``__post_init__``, which nothing calls."""
+    return (
+        f"record {record!r}: __post_init__ would never be called (records have no __init__): "
+        "check or derive values in __new__, returning super().__new__(cls, ...)"
+    )
+
+
 def two_record_bases_message(record: str, first: str, second: str) -> str:
     """Message for a record with two unrelated record bases."""
     return f"record {record!r}: cannot inherit fields from two records, {first!r} and {second!r}"

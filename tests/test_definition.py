@@ -408,6 +408,33 @@ class TestDefinitionErrors:
             == str(info.value)
         )
 
+    def test_post_init_is_refused(self):
+        """A __post_init__, the dataclass habit, is refused: no __init__ would call it."""
+        message = (
+            "record 'Checked': __post_init__ would never be called (records have no __init__): "
+            "check or derive values in __new__, returning super().__new__(cls, ...)"
+        )
+        with pytest.raises(TypeError) as info:
+
+            class Checked(Record):
+                x: int
+
+                def __post_init__(self):
+                    raise AssertionError("never called")
+
+        assert message == str(info.value)
+
+        class Validating:
+            def __post_init__(self):
+                pass
+
+        with pytest.raises(TypeError) as info:
+
+            class Checked(Validating, Record):
+                x: int
+
+        assert message == str(info.value)
+
     def test_two_unrelated_record_bases(self):
         """Fields cannot come from two unrelated records."""
 
