@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import sys
 
+from ._annotations import _cell_type
 from ._fields import FACTORY
 from ._rules import incomplete_record_message
 
@@ -169,10 +170,6 @@ def constructor_code(
     return code
 
 
-def _cell(value: Any) -> Any:
-    return (lambda: value).__closure__[0]  # type: ignore[index]
-
-
 def incomplete(cls: type, owner: type | None = None) -> None:
     """
     Refuse an instance of *cls*, a record class (a subclass of *owner*, whose
@@ -190,9 +187,9 @@ def incomplete(cls: type, owner: type | None = None) -> None:
 
 
 #: The cells every closure of a generated ``__new__`` shares.
-TUPLE_NEW_CELL = _cell(tuple.__new__)
-FACTORY_CELL = _cell(FACTORY)
-INCOMPLETE_CELL = _cell(incomplete)
+TUPLE_NEW_CELL = _cell_type(tuple.__new__)
+FACTORY_CELL = _cell_type(FACTORY)
+INCOMPLETE_CELL = _cell_type(incomplete)
 
 
 def closure_of(
@@ -206,10 +203,10 @@ def closure_of(
         "_tuple_new": TUPLE_NEW_CELL,
         "_FACTORY": FACTORY_CELL,
         "_incomplete": INCOMPLETE_CELL,
-        "_owner": _cell(owner),
+        "_owner": _cell_type(owner),
     }
     for index, factory in (factories or {}).items():
-        cells[f"_factory_{index}"] = _cell(factory)
+        cells[f"_factory_{index}"] = _cell_type(factory)
     return tuple(cells[name] for name in code.co_freevars)
 
 
@@ -248,9 +245,10 @@ def make_new(
 
     With *globals_* (which must hold what ``BASE_GLOBALS`` holds), the
     function is ``collections.namedtuple``'s, reading what it calls from
-    them. Without, it is the ``__new__`` of record class *owner*: its globals
-    are those of *module* (``module_globals``), as for a function written
-    there, and what it calls is in closure cells.
+    them (a named tuple has no factories). Without, it is the ``__new__`` of
+    record class *owner*: its globals are those of *module*
+    (``module_globals``), as for a function written there, and what it calls
+    is in closure cells.
 
     The C class builder makes the same functions from ``constructor_code()``
     and the same fix-up, in ``make_new()`` and ``nt_new()`` of
@@ -263,13 +261,7 @@ def make_new(
             code, module_globals(module), "__new__", defaults, closure_of(code, owner, factories)
         )
     else:
-        namespace = globals_
-        if factories:
-            namespace = dict(globals_)
-            namespace["_FACTORY"] = FACTORY
-            for index, factory in factories.items():
-                namespace[f"_factory_{index}"] = factory
-        function = _function_type(constructor_code(names, indices), namespace, "__new__", defaults)
+        function = _function_type(constructor_code(names), globals_, "__new__", defaults)
     function.__qualname__ = qualname
     if module is not None:
         function.__module__ = module
@@ -332,7 +324,7 @@ def rebuilt_new(
 ) -> FunctionType:
     """Make a record's ``__new__`` from ``new_parts``, in *module*'s namespace if imported."""
     function = _function_type(
-        code, module_globals(module), "__new__", defaults, tuple(map(_cell, cells))
+        code, module_globals(module), "__new__", defaults, tuple(map(_cell_type, cells))
     )
     function.__qualname__ = qualname
     function.__module__ = module
