@@ -1,6 +1,10 @@
 """
 ``python -m records``: how records compares with what people use today.
 
+``python -m records info`` says which path records runs on (``records/_info.py``);
+``python -m records migrate`` moves code from named tuples to records
+(``records/_migrate.py``).
+
 The default run takes well under 30 seconds. It prints the key ratios
 against ``collections.namedtuple``: class creation, start-up, instance
 creation, attribute access, ``_replace`` and memory, for ``typing.NamedTuple``,
@@ -32,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m records",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="other commands:\n"
+        "  python -m records info        which records this is, and whether its C accelerator runs\n"
+        "  python -m records migrate -h  move code from named tuples to records",
     )
     parser.add_argument(
         "--full",
@@ -66,8 +73,17 @@ def _print_header(results: dict[str, Any]) -> None:
     print()
 
 
+#: The subcommands, by name: the module that runs each one.
+SUBCOMMANDS = {"info": "records._info", "migrate": "records._migrate"}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the quick comparison, or the full suite with ``--full``."""
+    """Run the quick comparison, the full suite with ``--full``, or a subcommand."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in SUBCOMMANDS:
+        import importlib
+
+        return int(importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:]))
     arguments = _parser().parse_args(argv)
     from ._bench import report, run
 
