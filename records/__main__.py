@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="other commands:\n"
-        "  python -m records info        which records this is, and whether its C accelerator runs\n"
+        "  python -m records info        which records this is, and whether it runs in C\n"
         "  python -m records migrate -h  move code from named tuples to records",
     )
     parser.add_argument(

@@ -65,6 +65,7 @@ static PyObject *str_factories;       /* "__record_factories__" */
 static PyObject *str_record_built;    /* "__record_built__" */
 static PyObject *str_codegen;         /* "records._codegen" */
 static PyObject *str_post_init;       /* "__post_init__" */
+static PyObject *str_init;            /* "__init__" */
 static PyObject *str_default;         /* "default" */
 static PyObject *str_default_factory; /* "default_factory" */
 static PyObject *str_doc;             /* "doc" */
@@ -203,6 +204,7 @@ module_exec(PyObject *module)
         {&str_record_built, "__record_built__"},
         {&str_codegen, "records._codegen"},
         {&str_post_init, "__post_init__"},
+        {&str_init, "__init__"},
         {&str_default, "default"},
         {&str_default_factory, "default_factory"},
         {&str_doc, "doc"},

@@ -429,16 +429,23 @@ plainly_valid_name(Builder *self, PyObject *name)
     return keyword < 0 ? -1 : !keyword;
 }
 
-/* isinstance(value, MUTABLE_DEFAULT_TYPES), without the call for the
- * immutable builtins that most defaults are. */
+/* Whether _builder may refuse value as a default: isinstance(value,
+ * MUTABLE_DEFAULT_TYPES), or a class named as another library's field object
+ * (the names of _rules.FOREIGN_FIELD_TYPES, which checks the module too);
+ * without a call for the immutable builtins that most defaults are. */
 static int
-is_mutable_default(Builder *self, PyObject *value)
+is_refused_default(Builder *self, PyObject *value)
 {
     PyTypeObject *type = Py_TYPE(value);
     if (value == Py_None || type == &PyLong_Type || type == &PyUnicode_Type
         || type == &PyFloat_Type || type == &PyBool_Type || type == &PyTuple_Type
         || type == &PyBytes_Type || type == &PyFrozenSet_Type) {
         return 0;
+    }
+    if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE)
+        && (strcmp(type->tp_name, "Field") == 0 || strcmp(type->tp_name, "_CountingAttr") == 0
+            || strcmp(type->tp_name, "Factory") == 0)) {
+        return 1;
     }
     return PyObject_IsInstance(value, self->mutable_types);
 }
@@ -472,9 +479,9 @@ make_accessor(Builder *self, PyObject **scratch, PyObject *index, PyObject *doc)
 static int
 add_default(Builder *self, Parts *parts, PyObject *name, PyObject *value, int *has_default)
 {
-    int mutable = is_mutable_default(self, value);
-    if (mutable != 0) {
-        return mutable < 0 ? BUILD_FAILED : BUILD_DECLINED;
+    int refused = is_refused_default(self, value);
+    if (refused != 0) {
+        return refused < 0 ? BUILD_FAILED : BUILD_DECLINED;
     }
     if (PyDict_SetItem(parts->defaults, name, value) < 0
         || PyList_Append(parts->new_defaults, value) < 0) {
@@ -990,7 +997,8 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         return BUILD_DECLINED;
     }
     /* Errors in the body, and generics (their __class_getitem__). */
-    PyObject *declined_names[] = {str_fields, str_field_defaults, str_factories, str_parameters};
+    PyObject *declined_names[] = {str_fields, str_field_defaults, str_factories, str_init,
+                                  str_parameters};
     for (size_t i = 0; i < sizeof(declined_names) / sizeof(declined_names[0]); i++) {
         int found = PyDict_Contains(namespace, declined_names[i]);
         if (found != 0) {

@@ -196,6 +196,8 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
         raise TypeError(_rules.computed_name_message(record, name))
     if any("__post_init__" in klass.__dict__ for klass in cls.__mro__):
         raise TypeError(_rules.post_init_message(record))
+    if "__init__" in namespace:
+        raise TypeError(_rules.init_message(record))
     bases = cls.__bases__
     source: type[Record]
     if len(bases) == 1 and (bases[0] is record_base or "_fields" in bases[0].__dict__):
@@ -270,8 +272,7 @@ def collect_fields(
         else:
             value = namespace[name]
             if value.__class__ is not Field:
-                if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
-                    raise ValueError(_rules.mutable_default_message(record, name, value))
+                check_default(record, name, value)
                 parts.defaults[name] = value
                 parts.new_defaults.append(value)
                 previous_default = name
@@ -284,6 +285,16 @@ def collect_fields(
         parts.accessors.append(_accessor(cls, name, index, doc, members=members))
         parts.own.append(name)
         index += 1
+
+
+def check_default(record: str, name: str, value: object) -> None:
+    """Refuse a plain default that records cannot take as it is."""
+    if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
+        raise ValueError(_rules.mutable_default_message(record, name, value))
+    if value.__class__.__name__ in _rules.FOREIGN_FIELD_NAMES:
+        message = _rules.foreign_field_message(record, name, value)
+        if message is not None:
+            raise TypeError(message)
 
 
 def _may_be_classvar(annotation: object) -> bool:

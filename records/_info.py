@@ -18,7 +18,8 @@ records works the same without the accelerator, but builds classes and
 instances 2 to 4 times slower. It is compiled when records is installed on
 CPython 3.10 to 3.15 (with the GIL) where a C compiler and the Python headers
 are present (Debian and Ubuntu: apt-get install gcc python3-dev). To build it:
-    python -m pip install --force-reinstall --no-cache-dir --no-binary records-tuple records-tuple"""
+    python -m pip install --force-reinstall --no-cache-dir \
+        --no-binary records-tuple records-tuple"""
 
 
 def report() -> str:
@@ -29,15 +30,14 @@ def report() -> str:
 
     opt_in = collections.namedtuple is records.namedtuple
     variable = os.environ.get("RECORDS_NAMEDTUPLE", "")
+    setting = f"RECORDS_NAMEDTUPLE={variable!r}" if variable else "RECORDS_NAMEDTUPLE is unset"
     lines = [
         f"records {records.__version__} (distribution records-tuple) "
         f"at {os.path.dirname(records.__file__)}",
         f"Python {platform.python_version()} ({platform.python_implementation()}, "
         f"{sys.platform}, {platform.machine()})",
         f"path: {records.ACCELERATOR}",
-        "namedtuple opt-in: "
-        + ("on" if opt_in else "off")
-        + (f" (RECORDS_NAMEDTUPLE={variable!r})" if variable else " (RECORDS_NAMEDTUPLE is unset)"),
+        f"namedtuple opt-in: {'on' if opt_in else 'off'} ({setting})",
     ]
     if not records.ACCELERATED and not os.environ.get("RECORDS_PURE_PYTHON"):
         lines += ["", REBUILD_HINT]

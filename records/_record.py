@@ -119,6 +119,26 @@ class Record(tuple):  # type: ignore[type-arg]
             _codegen.incomplete(cls)
         return _builder.constructor_for(cls)(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
+    def __setattr__(self, name: str, value: Any, /) -> None:
+        """Refuse to set a field, naming it; other names go on up the MRO."""
+        if name in type(self)._fields:
+            raise AttributeError(_rules.field_assignment_message(type(self).__name__, name))
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str, /) -> None:
+        """Refuse to delete a field, naming it; other names go on up the MRO."""
+        if name in type(self)._fields:
+            message = _rules.field_assignment_message(type(self).__name__, name, delete=True)
+            raise AttributeError(message)
+        super().__delattr__(name)
+
+    def __class_getitem__(cls, item: Any, /) -> Any:
+        """
+        Refuse type arguments for a record that declares no type parameters
+        (a generic record has ``typing.Generic``'s subscription instead).
+        """
+        raise TypeError(_rules.not_generic_message(cls.__name__))
+
     @classmethod
     @replaced_in_c
     def _make(cls, iterable: Iterable[Any]) -> Self:

@@ -7,7 +7,6 @@ runtime and the type checker never drift apart.
 
 from __future__ import annotations
 
-import sys
 from keyword import kwlist
 
 #: Mutable default values that must be given through ``default_factory``.
@@ -15,6 +14,20 @@ MUTABLE_DEFAULT_TYPES = (list, dict, set)
 
 #: Python's keywords: ``keyword.iskeyword`` is membership in this same set.
 KEYWORDS = frozenset(kwlist)
+
+#: Other libraries' field objects, by (module, class name), as a user would
+#: have written them: given as a default, records would keep the object
+#: itself as the field's value. The C builder leaves a default whose class
+#: has one of these names to the Python builder (``is_refused_default()`` in
+#: ``_accelerator_c_builder.h``).
+FOREIGN_FIELD_TYPES = {
+    ("dataclasses", "Field"): "dataclasses.field()",
+    ("attr._make", "_CountingAttr"): "attrs.field()",
+    ("attr._make", "Factory"): "attrs.Factory()",
+}
+
+#: The class names of ``FOREIGN_FIELD_TYPES``, for a cheap first look.
+FOREIGN_FIELD_NAMES = frozenset(name for _, name in FOREIGN_FIELD_TYPES)
 
 #: Names a class body may not define, because records compute them.
 COMPUTED_NAMES = frozenset({"_fields", "_field_defaults", "__record_factories__"})
@@ -74,6 +87,46 @@ def mutable_default_text(record: str, name: str, shown: str, factory: str) -> st
     return (
         f"record {record!r}: mutable default {shown} for field {name!r} is not allowed: "
         f"use field(default_factory={factory})"
+    )
+
+
+def foreign_field_message(record: str, name: str, value: object) -> str | None:
+    """
+    Return why *value*, another library's field object, cannot be the
+    default of field *name*, or ``None`` if it is not one.
+    """
+    kind = type(value)
+    spelling = FOREIGN_FIELD_TYPES.get((kind.__module__, kind.__qualname__))
+    if spelling is None:
+        return None
+    return (
+        f"record {record!r}: field {name!r} has {spelling} as its default, which records would "
+        "keep as the value: use records.field(default=..., default_factory=...)"
+    )
+
+
+def init_message(record: str) -> str:
+    """Message for an ``__init__`` in a record's body."""
+    return (
+        f"record {record!r}: cannot define __init__ (a record is a tuple, complete when "
+        "__new__ returns): check or derive values in __new__, returning super().__new__(cls, ...)"
+    )
+
+
+def field_assignment_message(record: str, name: str, *, delete: bool = False) -> str:
+    """Message for setting or deleting field *name* of an instance of *record*."""
+    verb = "delete" if delete else "assign to"
+    return (
+        f"record {record!r}: cannot {verb} field {name!r}: records are immutable; "
+        f"make a changed copy with _replace({name}=...)"
+    )
+
+
+def not_generic_message(record: str) -> str:
+    """Message for subscripting a record that declares no type parameters."""
+    return (
+        f"record {record!r} is not generic: to take type arguments, declare it as "
+        f"class {record}(Record, Generic[T])"
     )
 
 
@@ -156,17 +209,12 @@ def unexpected_fields_message(names: list[str]) -> str:
 
 def no_dict_message(record: str, name: str) -> str:
     """
-    CPython's message for setting or deleting attribute *name* on an object of
-    type *record* that has no ``__dict__``: what a sealed record says, and what
-    a record whose layout could not be sealed says in its place.
+    Message for setting or deleting attribute *name*, which is neither a
+    field nor a descriptor, on an instance of *record*: what CPython says for
+    an object without a ``__dict__`` whose class defines ``__setattr__``, as
+    ``Record`` does (a record whose layout could not be sealed says the same).
     """
-    if sys.version_info >= (3, 13):
-        return (
-            f"{record!r} object has no attribute {name!r} "
-            f"and no __dict__ for setting new attributes"
-        )
-    else:  # as an else branch, mypy skips it on 3.13+ instead of calling it unreachable
-        return f"{record!r} object has no attribute {name!r}"
+    return f"{record!r} object has no attribute {name!r}"
 
 
 def not_a_record_message(function: str, value: object) -> str:

@@ -192,9 +192,9 @@ def is_enum(cls: type) -> bool:
 def forbid_attribute_changes(cls: type[Record]) -> None:
     """Make setting or deleting attributes raise, where the dict slot stays."""
     if "__setattr__" not in cls.__dict__:
-        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
+        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign]
     if "__delattr__" not in cls.__dict__:
-        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
+        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign]
 
 
 def _has_data_descriptor(cls: type, name: str, method: str) -> bool:
@@ -208,6 +208,8 @@ def _has_data_descriptor(cls: type, name: str, method: str) -> bool:
 def _frozen_setattr(self: Record, name: str, value: object) -> None:
     """Set *name* only through a descriptor (a field says no), as without ``__dict__``."""
     cls = type(self)
+    if name in cls._fields:
+        raise AttributeError(_rules.field_assignment_message(cls.__name__, name))
     # An enum's members are records of an enum subclass: enum sets their names.
     if _has_data_descriptor(cls, name, "__set__") or is_enum(cls):
         object.__setattr__(self, name, value)
@@ -218,6 +220,8 @@ def _frozen_setattr(self: Record, name: str, value: object) -> None:
 def _frozen_delattr(self: Record, name: str) -> None:
     """Delete *name* only through a descriptor (a field says no), as without ``__dict__``."""
     cls = type(self)
+    if name in cls._fields:
+        raise AttributeError(_rules.field_assignment_message(cls.__name__, name, delete=True))
     if _has_data_descriptor(cls, name, "__delete__") or is_enum(cls):
         object.__delattr__(self, name)
         return

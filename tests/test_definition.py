@@ -1,9 +1,12 @@
 """From class body to fields: what becomes a field, and every definition error."""
 
+import dataclasses
 import sys
 import typing
 from typing import ClassVar
 
+import attr
+import attrs
 import pytest
 from support.platform_marks import MEMBER_FIELDS
 
@@ -434,6 +437,57 @@ class TestDefinitionErrors:
                 x: int
 
         assert message == str(info.value)
+
+    def test_init_is_refused(self):
+        """An __init__ in the body is refused, as typing.NamedTuple refuses it."""
+        with pytest.raises(TypeError) as info:
+
+            class Checked(Record):
+                x: int
+
+                def __init__(self, x):
+                    self.y = x
+
+        assert (
+            "record 'Checked': cannot define __init__ (a record is a tuple, complete when "
+            "__new__ returns): check or derive values in __new__, returning "
+            "super().__new__(cls, ...)" == str(info.value)
+        )
+
+    @pytest.mark.parametrize(
+        ("make", "spelling"),
+        [
+            (lambda: dataclasses.field(default_factory=list), "dataclasses.field()"),
+            (lambda: dataclasses.field(default=1), "dataclasses.field()"),
+            (lambda: attrs.field(factory=list), "attrs.field()"),
+            (lambda: attr.ib(default=1), "attrs.field()"),
+            (lambda: attrs.Factory(list), "attrs.Factory()"),
+        ],
+    )
+    def test_other_libraries_fields_are_refused(self, make, spelling):
+        """Another library's field object as a default is refused, not kept as the value."""
+        with pytest.raises(TypeError) as info:
+
+            class Tagged(Record):
+                name: str
+                tags: list = make()
+
+        assert (
+            f"record 'Tagged': field 'tags' has {spelling} as its default, which records would "
+            "keep as the value: use records.field(default=..., default_factory=...)"
+            == str(info.value)
+        )
+
+    def test_own_class_named_field_is_a_default(self):
+        """Only the libraries' classes are refused: a class of one's own named Field is a value."""
+        Field = type("Field", (), {"__module__": "shapes"})
+        marker = Field()
+
+        class Tagged(Record):
+            tag: object = marker
+
+        assert marker is Tagged().tag
+        assert {"tag": marker} == Tagged._field_defaults
 
     def test_two_unrelated_record_bases(self):
         """Fields cannot come from two unrelated records."""

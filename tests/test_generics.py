@@ -61,11 +61,33 @@ def test_generic_subclass_stays_generic():
     assert (1, 2, 3) == Triple[int](1, 2, 3)
 
 
-def test_plain_record_subscription_is_tuples():
-    """A non-generic record subscripts like a tuple, as namedtuples do."""
+def test_plain_record_refuses_type_arguments():
+    """A record without type parameters refuses subscription, naming the record."""
 
     class Point(Record):
         x: int
 
-    alias = Point[int]
-    assert Point is alias.__origin__
+    for subscripted in (Point, Record):
+        name = subscripted.__name__
+        expected = (
+            f"record {name!r} is not generic: to take type arguments, "
+            f"declare it as class {name}(Record, Generic[T])"
+        )
+        with pytest.raises(TypeError) as info:
+            subscripted[int]
+        assert expected == str(info.value)
+
+
+def test_concrete_generic_subclass_refuses_as_typing_does():
+    """A subclass of Pair[int] takes no more arguments, as typing.Generic says."""
+
+    class Pair(Record, Generic[T]):
+        first: T
+        second: T
+
+    class IntPair(Pair[int]):
+        pass
+
+    assert (1, 2) == IntPair(1, 2)
+    with pytest.raises(TypeError, match="is not a generic class"):
+        IntPair[int]

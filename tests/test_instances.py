@@ -163,13 +163,45 @@ class TestImmutability:
     """Setting or deleting any attribute raises AttributeError."""
 
     def test_set_field(self):
-        """Fields are read-only."""
+        """Fields are read-only, and the error names the record and the field."""
         p = Point(1, 2)
-        with pytest.raises(AttributeError):
+        immutable = "records are immutable; make a changed copy with _replace(x=...)"
+        with pytest.raises(AttributeError) as info:
             p.x = 5
-        with pytest.raises(AttributeError):
+        assert f"record 'Point': cannot assign to field 'x': {immutable}" == str(info.value)
+        with pytest.raises(AttributeError) as info:
             del p.x
+        assert f"record 'Point': cannot delete field 'x': {immutable}" == str(info.value)
         assert 1 == p.x
+
+    def test_set_field_of_subclass(self):
+        """An inherited field is named with the subclass it is set on."""
+
+        class Point3(Point):
+            z: int = 0
+
+        with pytest.raises(AttributeError, match=r"^record 'Point3': cannot assign to field 'x'"):
+            Point3(1, 2).x = 0
+        with pytest.raises(AttributeError, match=r"^record 'Point3': cannot assign to field 'z'"):
+            Point3(1, 2).z = 0
+
+    def test_mixin_setattr_still_reached(self):
+        """Names that are not fields go on to a mixin's __setattr__ after Record in the MRO."""
+        seen = []
+
+        class Recording:
+            def __setattr__(self, name, value):
+                seen.append(name)
+
+        class Tracked(Record, Recording):
+            x: int
+
+        record = Tracked(1)
+        record.note = "kept"
+        assert ["note"] == seen
+        with pytest.raises(AttributeError, match="cannot assign to field 'x'"):
+            record.x = 2
+        assert ["note"] == seen
 
     def test_set_new_attribute(self):
         """No new attributes can be added."""
