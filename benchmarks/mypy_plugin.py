@@ -3,7 +3,7 @@ Time mypy on a module of N records: records.Record with the records.mypy plugin
 against the same module written with typing.NamedTuple (mypy's built-in support).
 
 Usage: ``python benchmarks/mypy_plugin.py [--records N] [--rounds R] [--output FILE.md]``
-(needs mypy: ``pip install 'records-tuple[test]'``).
+(needs mypy: ``pip install . --group test`` from a checkout).
 
 Each round runs both spellings, one after the other, as fresh ``python -m mypy``
 processes with an empty cache, so the times include mypy's start-up and the

@@ -41,3 +41,13 @@ def pytest_configure(config):
     # Before any test module imports records: the choice is made at import.
     if config.getoption("--pure-python"):
         os.environ["RECORDS_PURE_PYTHON"] = "1"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # The test command's summary (tests/scripts/test_command.sh): this run's counts.
+    directory = os.environ.get("RECORDS_TEST_SUMMARY")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if directory and reporter is not None:
+        from support import run_summary
+
+        run_summary.write(directory, reporter.stats, exitstatus)

@@ -12,7 +12,7 @@ from clients.support import LIBRARIES as CLIENT_LIBRARIES
 import records
 from records import Record
 
-#: The libraries of the clients extra, and pydantic's core, which the hook imports.
+#: The libraries of the clients group, and pydantic's core, which the hook imports.
 LIBRARIES = (*CLIENT_LIBRARIES, "pydantic_core")
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-sybil = pytest.importorskip("sybil", reason="sybil comes with the test extra")
-mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
+sybil = pytest.importorskip("sybil", reason="sybil comes with the test group")
+mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test group")
 
 from sybil.evaluators.python import PythonEvaluator  # noqa: E402
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser  # noqa: E402
@@ -114,7 +114,7 @@ def test_examples(path, tmp_path, monkeypatch):
     needed = PAGES_NEEDING_LIBRARIES.get(path.name)
     if needed:
         if not os.environ.get("RECORDS_CLIENTS"):
-            pytest.skip(f"needs {', '.join(needed)} (the clients extra): run by tox -e clients")
+            pytest.skip(f"needs {', '.join(needed)} (the clients group): run by tox -e clients")
         missing = [name for name in needed if importlib.util.find_spec(name) is None]
         assert not missing, f"{path.name} needs {missing}"
     parser = sybil.Sybil(parsers=[DocsParser(tmp_path), SkipParser()])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
+mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test group")
 
 BENCHMARK = Path(__file__).parent.parent / "benchmarks" / "mypy_plugin.py"
 STUBS = Path(__file__).parent.parent / "stubs"

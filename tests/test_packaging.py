@@ -64,3 +64,46 @@ def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
     ).splitlines()
     assert "False" == output[0]
     assert output[1].startswith("pure Python (the C accelerator is not available")
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
+)
+def test_metadata_license_and_extras(tmp_path):
+    """The wheel carries the license text, keywords, and only the users' extras."""
+    env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
+    env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
+    wheel = zipfile.ZipFile(_build_wheel(tmp_path, env))
+    names = wheel.namelist()
+    (license_file,) = [name for name in names if name.endswith(".dist-info/licenses/docs/LICENSE")]
+    assert wheel.read(license_file) == (ROOT / "docs" / "LICENSE").read_bytes()
+    (metadata_file,) = [name for name in names if name.endswith(".dist-info/METADATA")]
+    metadata = wheel.read(metadata_file).decode().split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in metadata
+    assert "License-File: docs/LICENSE" in metadata
+    (keywords,) = [line.split(": ", 1)[1] for line in metadata if line.startswith("Keywords:")]
+    assert {"namedtuple", "record", "immutable"} <= set(keywords.split(","))
+    extras = sorted(
+        line.split(": ", 1)[1] for line in metadata if line.startswith("Provides-Extra")
+    )
+    assert ["bench", "migrate", "plot"] == extras
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
+)
+def test_sdist_carries_the_license(tmp_path):
+    """The source distribution holds the license text too."""
+    import tarfile
+
+    env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    (sdist,) = tmp_path.glob("records_tuple-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    assert any(name.endswith("/docs/LICENSE") for name in names), names

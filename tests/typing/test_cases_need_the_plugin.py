@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip(
-    "pytest_mypy_plugins", reason="pytest-mypy-plugins comes with the typing extra"
+    "pytest_mypy_plugins", reason="pytest-mypy-plugins comes with the typing group"
 )
 
 HERE = Path(__file__).parent

@@ -45,7 +45,7 @@ if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
 
 needs_the_checkers = pytest.mark.skipif(
     bool(MISSING) and not os.environ.get("RECORDS_REQUIRE_CHECKERS"),
-    reason="the checkers come with the 'checkers' extra (tox env typing-checkers)",
+    reason="the checkers come with the 'checkers' group (tox env typing-checkers)",
 )
 
 

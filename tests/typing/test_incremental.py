@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test extra")
+mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test group")
 
 SHAPES = textwrap.dedent(
     """

@@ -43,7 +43,7 @@ def test_every_stub_is_imported_by_the_package_stub():
 
 needs_pyright = pytest.mark.skipif(
     not PYRIGHT.exists() and not os.environ.get("RECORDS_REQUIRE_CHECKERS"),
-    reason="pyright comes with the 'checkers' extra (tox env typing-checkers)",
+    reason="pyright comes with the 'checkers' group (tox env typing-checkers)",
 )
 
 
