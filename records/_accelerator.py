@@ -21,7 +21,7 @@ Where it is used, it takes over in three places:
 
 The Python code stays the reference for every behaviour and message: a
 method marked ``@replaced_in_c`` must be changed together with its C twin
-(``records/_accelerator_c_methods.h``), and the tests run both.
+(``records/_c/record.h``), and the tests run both.
 """
 
 from __future__ import annotations

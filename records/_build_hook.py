@@ -1,6 +1,6 @@
 """
-Hatch build hook: compile the optional C accelerator, ``records/_accelerator_c.c``
-(with the ``records/_accelerator_c_*.h`` parts it includes).
+Hatch build hook: compile the optional C accelerator, ``records/_c/accelerator.c``
+(with the ``records/_c/*.h`` parts it includes).
 
 Wheels for CPython 3.10 to 3.15 get ``records/_accelerator_c*.so``; editable
 installs get it built in place. Where compiling fails (no compiler, no Python
@@ -21,7 +21,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = "records/_accelerator_c.c"
+SOURCE = "records/_c/accelerator.c"
 SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13), (3, 14), (3, 15))
 # Warnings that the CPython headers' own struct initialisers trigger.
 FLAGS = ["-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
@@ -66,7 +66,7 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         # The parts the source includes: a change to one rebuilds the extension.
         parts = sorted(
             str(path.relative_to(self.root))
-            for path in Path(self.root, "records").glob("_accelerator_c_*.h")
+            for path in Path(self.root, "records", "_c").glob("*.h")
         )
         extension = Extension(
             "records._accelerator_c", [SOURCE], depends=parts, extra_compile_args=flags

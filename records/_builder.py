@@ -2,7 +2,7 @@
 The class builder: what ``Record.__init_subclass__`` does to a new class.
 
 This is the reference. The C accelerator builds the common class statement
-itself (``build_record()`` in ``records/_accelerator_c.c``), in the same steps
+itself (``build_record()`` in ``records/_c/builder.h``), in the same steps
 under the same names, and leaves everything else, every definition error
 included, to this module:
 

@@ -252,7 +252,7 @@ def make_new(
 
     The C class builder makes the same functions from ``constructor_code()``
     and the same fix-up, in ``make_new()`` and ``nt_new()`` of
-    ``records/_accelerator_c_*.h``.
+    ``records/_c/*.h``.
     """
     indices = tuple(sorted(factories)) if factories else ()
     if globals_ is None:

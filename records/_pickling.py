@@ -3,7 +3,7 @@ How the accessors of record fields, and the methods of ``records.namedtuple``
 classes built in C, pickle, wherever their class is made.
 
 With the C accelerator, every field of a record class is a member
-descriptor (``records/_accelerator_c_members.h``), and CPython pickles a
+descriptor (``records/_c/members.h``), and CPython pickles a
 member descriptor as ``getattr(its class, its name)``. That works for a class
 found by name, not for one rebuilt from its dict: cloudpickle, joblib and
 dill rebuild a class that cannot be found by name (made in ``__main__``, in
@@ -35,7 +35,7 @@ item.
 
 A ``records.namedtuple`` class built in C holds its methods (``_make``,
 ``_replace``, ``__repr__``, …) in descriptors of its own
-(``records/_accelerator_c_nt_methods.h``), which pickle as
+(``records/_c/namedtuple_methods.h``), which pickle as
 ``namedtuple_method(cls, name, fields)``: the method itself where the class
 is found by name, and in a class rebuilt from its dict, the Python function
 the pure path gives a named tuple of those fields (the rebuilt class is a

@@ -19,7 +19,7 @@ KEYWORDS = frozenset(kwlist)
 #: have written them: given as a default, records would keep the object
 #: itself as the field's value. The C builder leaves a default whose class
 #: has one of these names to the Python builder (``is_refused_default()`` in
-#: ``_accelerator_c_builder.h``).
+#: ``records/_c/builder.h``).
 FOREIGN_FIELD_TYPES = {
     ("dataclasses", "Field"): "dataclasses.field()",
     ("attr._make", "_CountingAttr"): "attrs.field()",

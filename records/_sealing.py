@@ -6,7 +6,7 @@ that keeps it does instead.
 where no instance of the class can exist yet (``may_seal``). A class that
 keeps its dict slot forbids setting and deleting attributes, with the words a
 sealed record uses (``forbid_attribute_changes``). The C accelerator decides
-the same in C (``may_seal_here`` in ``records/_accelerator_c_builder.h``),
+the same in C (``may_seal_here`` in ``records/_c/sealing.h``),
 where nothing runs between its count and the seal.
 """
 

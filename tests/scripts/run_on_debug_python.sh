@@ -27,7 +27,7 @@ git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t 
 include=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 suffix=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 gcc -shared -fPIC -O0 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror \
-    -I"$include" records/_accelerator_c.c -o "$tree/records/_accelerator_c$suffix"
+    -I"$include" records/_c/accelerator.c -o "$tree/records/_accelerator_c$suffix"
 cd "$tree"
 "$venv/bin/python" -c "import sys, records; assert hasattr(sys, 'gettotalrefcount'); print('debug build', sys.version.split()[0], '-', records.ACCELERATOR); assert records.ACCELERATED"
 # Debian's 3.11.2 lacks test.test_collections and its namedtuple differs from

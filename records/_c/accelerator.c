@@ -1,23 +1,25 @@
 /*
- * records._accelerator_c: the optional C accelerator (see records/_accelerator.py).
+ * records._accelerator_c: the optional C accelerator, loaded by
+ * records/_accelerator.py. Each part is named after its Python twin, whose
+ * behaviour and messages it keeps; "C only" marks the parts that have none.
  *
- * seal(cls), write(cls, attributes)               _accelerator_c_layout.h
- *     The instance-dict removal of records/_layout.py, on the C struct, with
- *     the same checks; and the attributes written into the class dict.
- *
- * constructor(function, names, factories, marker), enable(cls)
- *                                                 _accelerator_c_constructor.h
- *     The __new__ of a record class: a staticmethod of the generated Python
- *     function that also holds what a C call needs; enable() lets calls to
- *     the class bind arguments to fields in C, without type.__call__.
- *
- * Builder(**helpers).init_subclass()              _accelerator_c_builder.h
- *     Record.__init_subclass__: the layout first, then the common class
- *     statement built in C; anything else, and every definition error but
- *     one, goes to records/_builder.py, which words every message.
- *
- * record_methods(Record)                          _accelerator_c_methods.h
- *     _replace, _asdict, __repr__ and _make of Record, in C.
+ *   layout.h             records/_layout.py: seal(cls), write(cls, attributes),
+ *                        the instance-dict removal on the C struct
+ *   sealing.h            records/_sealing.py: may_seal_here(), whether a new
+ *                        class may be sealed
+ *   annotations.h        records/_annotations.py: the field names of deferred
+ *                        annotations (3.14+)
+ *   builder.h            records/_builder.py: Record.__init_subclass__, the
+ *                        common class statement in the same steps
+ *   builder_helpers.h    C only: the Builder object and the Python helpers it
+ *                        holds
+ *   record.h             records/_record.py: the Record methods marked
+ *                        @replaced_in_c (record_methods)
+ *   constructor.h        C only: a record's __new__ (the function that
+ *                        records/_codegen.py generates, called from C), enable()
+ *   members.h            C only: fields as member descriptors, and their room
+ *   namedtuple.h         records/_namedtuple.py: records.namedtuple's classes
+ *   namedtuple_methods.h C only: the descriptors holding those classes' methods
  *
  * Rules every part follows (CONTRIBUTING, "Safety"):
  *   - a borrowed reference is never held across a call that can run Python
@@ -135,14 +137,16 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
     Py_XDECREF(values);
 }
 
-#include "_accelerator_c_members.h"
-#include "_accelerator_c_annotations.h"
-#include "_accelerator_c_layout.h"
-#include "_accelerator_c_constructor.h"
-#include "_accelerator_c_builder.h"
-#include "_accelerator_c_methods.h"
-#include "_accelerator_c_nt_methods.h"
-#include "_accelerator_c_namedtuple.h"
+#include "members.h"
+#include "annotations.h"
+#include "layout.h"
+#include "constructor.h"
+#include "builder_helpers.h"
+#include "sealing.h"
+#include "builder.h"
+#include "record.h"
+#include "namedtuple_methods.h"
+#include "namedtuple.h"
 
 static PyMethodDef module_methods[] = {
     {"record_methods", records_record_methods, METH_O,

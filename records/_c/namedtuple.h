@@ -23,7 +23,7 @@
  * calls, in C) wherever a subclass changed what it relies on (_make,
  * __iter__, pickling, __new__).
  *
- * Part of records/_accelerator_c.c, which includes it once, after the
+ * Part of records/_c/accelerator.c, which includes it once, after the
  * builder and Record's methods; not compiled on its own.
  */
 

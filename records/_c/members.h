@@ -1,5 +1,5 @@
 /*
- * Field accessors as member descriptors, and what makes them safe.
+ * C only: field accessors as member descriptors, and what makes them safe.
  *
  * A member descriptor of type Py_T_OBJECT_EX at the offset of item i reads
  * that item directly, and the interpreter specialises the read
@@ -49,7 +49,7 @@
  * it is being rebuilt: records/_pickling.py pickles the record's ones as
  * "field index of this class" instead (record_field, records_field).
  *
- * Part of records/_accelerator_c.c, which includes it once, after its
+ * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
  */
 

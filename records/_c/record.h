@@ -3,7 +3,7 @@
  * methods of records/_record.py marked @replaced_in_c, with their results
  * and messages (taken from records/_rules.py on the error paths).
  *
- * Part of records/_accelerator_c.c, which includes it once, after its
+ * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
  */
 

@@ -14,7 +14,7 @@
  * error, a value a placeholder does not spell, a mention of ClassVar) leaves
  * the class to records/_builder.py, which reads the text in full.
  *
- * Part of records/_accelerator_c.c, which includes it once, after its
+ * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
  */
 

@@ -1,5 +1,5 @@
 /*
- * The C constructor of record classes.
+ * C only: the C constructor of record classes.
  *
  * A record class's __new__ is a Constructor: a staticmethod of the generated
  * Python __new__ (so Python sees exactly that function), which also holds the
@@ -12,7 +12,7 @@
  * The defaults are the function's __defaults__ at each call: the namedtuple
  * idiom Point.__new__.__defaults__ = (...) works on both paths.
  *
- * Part of records/_accelerator_c.c, which includes it once, after its
+ * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
  */
 

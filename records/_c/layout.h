@@ -2,7 +2,7 @@
  * seal() and write(): the instance-dict removal of records/_layout.py, on
  * the C struct, and the attributes written into the class dict.
  *
- * Part of records/_accelerator_c.c, which includes it once, after its
+ * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
  */
 

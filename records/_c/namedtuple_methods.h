@@ -1,5 +1,5 @@
 /*
- * The descriptors that hold the C methods of records.namedtuple's classes.
+ * C only: the descriptors that hold the C methods of records.namedtuple's classes.
  *
  * They act as CPython's method_descriptor and classmethod_descriptor do (the
  * same binding, the same unbound calls, the same introspection), and differ
@@ -16,7 +16,7 @@
  * interpreter, which calls it unbound with the instance first);
  * NamedTupleClassMethod binds to a class, as _make's classmethod does.
  *
- * Part of records/_accelerator_c.c, which includes it once; not compiled on
+ * Part of records/_c/accelerator.c, which includes it once; not compiled on
  * its own.
  */
 
