@@ -6,9 +6,10 @@ itself (``build_record()`` in ``records/_c/builder.h``), in the same steps
 under the same names, and leaves everything else, every definition error
 included, to this module:
 
-1. ``_sealing.seal_if_safe`` (called by ``Record.__init_subclass__``): the
-   instance layout is decided and changed first, before records runs code
-   that could hand the class out;
+1. ``init_subclass`` (all ``Record.__init_subclass__`` does) calls
+   ``_sealing.seal_if_safe``: the instance layout is decided and changed
+   first, before records runs code that could hand the class out; then
+   ``finish`` runs the mixins' hooks and ``build``;
 2. ``compute_parts``: every attribute the class needs, computed and checked
    (``collect_fields`` for the fields it declares, ``make_new`` for its
    constructor) into a ``Parts``, with nothing written yet; a definition
@@ -83,6 +84,17 @@ class Parts:
         self.doc: str | None = None
         #: ``typing.Generic``'s ``__class_getitem__``, for a generic record.
         self.class_getitem: Any = None
+
+
+def init_subclass(cls: type[Record], record_base: type[Record], keywords: dict[str, Any]) -> None:
+    """
+    ``Record.__init_subclass__`` for the new class *cls*: the layout first
+    (``_sealing.seal_if_safe``), so that mixins' hooks and anything else that
+    sees the class can only make instances of its final layout; then
+    ``finish``.
+    """
+    sealed = _sealing.seal_if_safe(cls, record_base)
+    finish(cls, record_base, sealed, keywords)
 
 
 def finish(

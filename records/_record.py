@@ -37,7 +37,7 @@ from __future__ import annotations
 import copyreg
 from _thread import get_ident
 
-from . import _builder, _codegen, _rules, _sealing
+from . import _builder, _codegen, _rules
 from ._accelerator import replaced_in_c
 from ._compat import UNKNOWN_FIELD_ERROR
 
@@ -98,14 +98,10 @@ class Record(tuple):  # type: ignore[type-arg]
     @replaced_in_c
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the new subclass a record type from its annotations."""
-        # How, step by step: records/_builder.py. __class__ is the Record class
-        # this method was defined in (also after a reload of this module);
-        # mypy does not know the implicit __class__ cell of methods.
-        record_base = __class__  # type: ignore[name-defined]
-        # The layout first: after this, mixins' hooks and anything else that
-        # sees the class can only make instances of its final layout.
-        sealed = _sealing.seal_if_safe(cls, record_base)
-        _builder.finish(cls, record_base, sealed, kwargs)
+        # How, step by step: init_subclass() in records/_builder.py. __class__
+        # is the Record class this method was defined in (also after a reload
+        # of this module); mypy does not know the implicit __class__ cell.
+        _builder.init_subclass(cls, __class__, kwargs)  # type: ignore[name-defined]
 
     def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
         """Create a new record from its fields, given by position or keyword."""
