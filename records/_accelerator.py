@@ -87,30 +87,21 @@ def install(record: type) -> None:
 
 
 def builder_helpers(record: type) -> dict[str, object]:
-    """Return what the C class builder of *record* shares with the Python modules."""
-    from . import _accessors, _annotations, _builder, _codegen, _compat, _fields, _pickling, _rules
+    """
+    Return what the C class builder of *record* shares with the Python
+    modules: each helper the C builder declares (``BUILDER_FIELDS`` in
+    ``records/_c/builder_helpers.h``), taken from where it says records keeps
+    it.
+    """
+    import sys
 
-    return {
-        "record": record,
-        "finish": _builder.finish,
-        "build_declined": _builder.build_declined,
-        "check_field_name": _builder.check_field_name,
-        "field_types": _builder.field_types,
-        "constructor_code": _codegen.constructor_code,
-        "base_globals": _codegen.BASE_GLOBALS,
-        "tuple_new_cell": _codegen.TUPLE_NEW_CELL,
-        "factory_cell": _codegen.FACTORY_CELL,
-        "incomplete_cell": _codegen.INCOMPLETE_CELL,
-        "accessor": _accessors.accessor,
-        "default_docs": _accessors.default_docs,
-        "is_classvar": _compat.is_classvar,
-        "annotate_new": _annotations.annotate_new,
-        "docs": _accessors._docs,
-        "valid_names": _builder._valid_names,
-        "keywords": _rules.KEYWORDS,
-        "mutable_types": _rules.MUTABLE_DEFAULT_TYPES,
-        "field_type": _fields.Field,
-        "missing": _fields.MISSING,
-        "factory": _fields.FACTORY,
-        "register_dill": _pickling.register_dill,
-    }
+    if c is None:  # pragma: no cover - install() calls it only where the module loaded
+        return {}
+    helpers: dict[str, object] = {"record": record}
+    for name, source in c.helper_sources():
+        module, attribute = source.split(":")
+        module = f"records.{module}"
+        if module not in sys.modules:
+            __import__(module)
+        helpers[name] = getattr(sys.modules[module], attribute)
+    return helpers

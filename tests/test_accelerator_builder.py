@@ -269,3 +269,40 @@ def test_c_built_instances_behave():
     assert cls(1, [2]) == record._replace(y=[2])
     assert record == pickle.loads(pickle.dumps(record))
     assert isinstance(vars(cls)["__new__"], _accelerator.c.Constructor)
+
+
+def test_one_shape_cache():
+    """The C builder finds and keeps constructor code in _codegen's cache, not its own."""
+    from records import _codegen
+
+    names = ("c_cache_first", "c_cache_second")
+    key = (names, (), True)
+    _codegen._codes.pop(key, None)
+    first = Record.define("First", [(name, int) for name in names])
+    code = _codegen._codes[key]  # made through the Python function, kept in its cache
+    assert code is first.__new__.__code__
+    second = Record.define("Second", [(name, int) for name in names])
+    assert code is second.__new__.__code__
+    _codegen._codes.pop(key)
+    third = Record.define("Third", [(name, int) for name in names])
+    assert _codegen._codes[key] is third.__new__.__code__
+    assert (1, 2) == first(1, 2) == second(1, 2) == third(1, 2)
+
+
+def test_helpers_come_from_one_declaration():
+    """Every helper the C builder declares is where it says, and passed in under its name."""
+    sources = dict(_accelerator.c.helper_sources())
+    helpers = _accelerator.builder_helpers(Record)
+    assert {"record", *sources} == set(helpers)
+    assert helpers["record"] is Record
+    for name, source in sources.items():
+        module, attribute = source.split(":")
+        assert getattr(sys.modules[f"records.{module}"], attribute) is helpers[name], name
+    missing = dict(helpers)
+    del missing["codes"]
+    with pytest.raises(TypeError, match=r"^Builder\(\) needs codes$"):
+        _accelerator.c.Builder(**missing)
+    with pytest.raises(TypeError, match=r"^Builder\(\) needs codes of the right type$"):
+        _accelerator.c.Builder(**missing, codes=[])
+    with pytest.raises(TypeError, match=r"^Builder\(\) got an unexpected helper$"):
+        _accelerator.c.Builder(**helpers, extra=None)

@@ -149,6 +149,9 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 #include "namedtuple.h"
 
 static PyMethodDef module_methods[] = {
+    {"helper_sources", records_helper_sources, METH_NOARGS,
+     "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper Builder() "
+     "takes besides record: where records keeps it."},
     {"record_methods", records_record_methods, METH_O,
      "record_methods(Record) -> dict\n\nC versions of _replace, _asdict, __repr__ and "
      "_make, as descriptors of the Record class."},

@@ -374,41 +374,33 @@ done:
 /* The code of __new__ for fields names (factory_indices: a tuple of the
  * indexes of fields with a factory), from _codegen.constructor_code: with
  * closure, a record's (what it calls in closure cells), else
- * records.namedtuple's (in its globals). Shapes without factories are kept
- * in this Builder's own caches, so that a shape seen before costs a dict
- * lookup and no call into Python. */
+ * records.namedtuple's (in its globals). A shape seen before is found in
+ * _codegen's own cache, by the key it uses, with no call into Python. */
 static PyObject *
 constructor_code(Builder *self, PyObject *names, PyObject *factory_indices, int closure)
 {
-    PyObject *cache = closure ? self->closure_codes : self->codes;
-    int cached = PyTuple_GET_SIZE(factory_indices) == 0;
-    if (cached) {
-        PyObject *code = PyDict_GetItemWithError(cache, names);
-        if (code != NULL) {
-            return Py_NewRef(code);
-        }
+    PyObject *flag = closure ? Py_True : Py_False;
+    PyObject *key = PyTuple_Pack(3, names, factory_indices, flag);
+    if (key == NULL) {
+        return NULL;
+    }
+    /* Taken at once: whatever the lookup ran (a str subclass's __eq__) is over. */
+    PyObject *code = Py_XNewRef(PyDict_GetItemWithError(self->codes, key));
+    Py_DECREF(key);
+    if (code == NULL) {
         if (PyErr_Occurred()) {
             return NULL;
         }
-    }
-    PyObject *code = PyObject_CallFunctionObjArgs(self->constructor_code, names, factory_indices,
-                                                  closure ? Py_True : Py_False, NULL);
-    if (code == NULL) {
-        return NULL;
+        code = PyObject_CallFunctionObjArgs(self->constructor_code, names, factory_indices, flag,
+                                            NULL);
+        if (code == NULL) {
+            return NULL;
+        }
     }
     if (!PyCode_Check(code)) {
         Py_DECREF(code);
         PyErr_SetString(PyExc_TypeError, "constructor_code() must return a code object");
         return NULL;
-    }
-    if (cached) {
-        if (PyDict_GET_SIZE(cache) >= CODE_CACHE_SIZE) {
-            PyDict_Clear(cache);
-        }
-        if (PyDict_SetItem(cache, names, code) < 0) {
-            Py_DECREF(code);
-            return NULL;
-        }
     }
     return code;
 }
