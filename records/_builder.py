@@ -254,6 +254,12 @@ def collect_fields(
     Check the fields *cls* declares in *annotations*, and make their parts;
     their accessors are member descriptors if *members* (see the C
     accelerator), else bounds-checked accessors.
+
+    Each annotation goes through the same steps as in C (``collect_fields()``
+    in ``records/_c/builder.h``): a ``ClassVar`` is skipped; the name is
+    checked (``check_field_name``) and must not be inherited; a default is
+    taken (``add_default``, or ``add_field_spec`` for ``field(...)``) or
+    must not follow one; then its accessor is made (``field_accessor``).
     """
     record = cls.__name__
     namespace = cls.__dict__
@@ -284,29 +290,33 @@ def collect_fields(
         else:
             value = namespace[name]
             if value.__class__ is not Field:
-                check_default(record, name, value)
-                parts.defaults[name] = value
-                parts.new_defaults.append(value)
-                previous_default = name
+                previous_default = add_default(parts, record, name, value)
             else:
                 previous_default = add_field_spec(
                     parts, record, name, index, value, previous_default
                 )
                 if value.doc is not None:
                     doc = value.doc
-        parts.accessors.append(_accessor(cls, name, index, doc, members=members))
+        parts.accessors.append(field_accessor(cls, name, index, doc, members=members))
         parts.own.append(name)
         index += 1
 
 
-def check_default(record: str, name: str, value: object) -> None:
-    """Refuse a plain default that records cannot take as it is."""
+def add_default(parts: Parts, record: str, name: str, value: object) -> str:
+    """
+    Take *value*, given in the class body, as the default of field *name*
+    (refusing the defaults records cannot take as they are); return *name*,
+    now the last field with a default.
+    """
     if isinstance(value, _rules.MUTABLE_DEFAULT_TYPES):
         raise ValueError(_rules.mutable_default_message(record, name, value))
     if value.__class__.__name__ in _rules.FOREIGN_FIELD_NAMES:
         message = _rules.foreign_field_message(record, name, value)
         if message is not None:
             raise TypeError(message)
+    parts.defaults[name] = value
+    parts.new_defaults.append(value)
+    return name
 
 
 def _may_be_classvar(annotation: object) -> bool:
@@ -315,7 +325,7 @@ def _may_be_classvar(annotation: object) -> bool:
     return kind is not type and (kind is not str or "ClassVar" in annotation)  # type: ignore[operator]
 
 
-def _accessor(cls: type[Record], name: str, index: int, doc: str, *, members: bool) -> Any:
+def field_accessor(cls: type[Record], name: str, index: int, doc: str, *, members: bool) -> Any:
     """Return the accessor of field *name*: a member descriptor if *members*."""
     if members and accelerator is not None:
         return accelerator.member(cls, name, index, doc)

@@ -141,6 +141,59 @@ make_accessor(Builder *self, PyObject **scratch, PyObject *index, PyObject *doc)
     return PyObject_Vectorcall(maker, arguments, 2, NULL);
 }
 
+/* _builder.check_field_name: refuse name as a field of record_name with
+ * the Python function's error, unless it is known valid (_builder's set of
+ * checked names, which a plainly valid exact str joins here). */
+static int
+check_field_name(Builder *self, PyObject *record_name, PyObject *name)
+{
+    /* An exact str (collect_fields declines others): no Python code runs in
+     * the set's lookup. */
+    int known = PySet_Contains(self->valid_names, name);
+    if (known == 0 && (known = plainly_valid_name(self, name)) == 1) {
+        if (PySet_GET_SIZE(self->valid_names) > 4096 && PySet_Clear(self->valid_names) < 0) {
+            return -1;
+        }
+        if (PySet_Add(self->valid_names, name) < 0) {
+            return -1;
+        }
+    }
+    if (known != 0) {
+        return known < 0 ? -1 : 0;
+    }
+    PyObject *checked = PyObject_CallFunctionObjArgs(self->check_field_name, record_name, name,
+                                                     NULL);
+    if (checked == NULL) {
+        return -1;
+    }
+    Py_DECREF(checked);
+    return 0;
+}
+
+/* _builder.field_accessor: the accessor of field name at index, of the
+ * sealed class cls. A member descriptor if cls is being built as a record
+ * (prepare_allocation), with its room first (Python code may run before the
+ * build ends, and find the descriptor); else the bounds-checked accessor
+ * (made with *scratch, see make_accessor). */
+static PyObject *
+field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc,
+               PyObject **scratch)
+{
+    if (MEMBERS_ARE_FASTER && is_building(cls)) {
+        if (lay_out_members(cls, index + 1) < 0) {
+            return NULL;
+        }
+        return make_member(cls, name, index, doc);
+    }
+    PyObject *index_object = PyLong_FromSsize_t(index);
+    if (index_object == NULL) {
+        return NULL;
+    }
+    PyObject *accessor = make_accessor(self, scratch, index_object, doc);
+    Py_DECREF(index_object);
+    return accessor;
+}
+
 /* A plain default value: into _field_defaults and the constructor's
  * defaults, unless it is mutable (then the Python path words the error). */
 static int
@@ -213,8 +266,11 @@ done:
 }
 
 /* The fields cls declares in annotations, checked and with their accessors,
- * as _builder.collect_fields makes them. The helpers it calls may run any
- * Python code: every object used across them is held by a strong reference. */
+ * as _builder.collect_fields makes them, in its steps: a ClassVar (declined
+ * here); check_field_name, and no inherited name (declined); add_default,
+ * or add_field_spec for field(...), or no default after one (declined);
+ * field_accessor. The helpers it calls may run any Python code: every
+ * object used across them is held by a strong reference. */
 static int
 collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_name,
                PyTypeObject *source, PyObject *inherited, PyObject *annotations)
@@ -225,7 +281,7 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
     PyObject *inherited_defaults = Py_XNewRef(_PyType_Lookup(source, str_field_defaults));
     PyObject *inherited_factories = Py_XNewRef(_PyType_Lookup(source, str_factories));
     PyObject *docs = NULL, *name = NULL, *annotation = NULL, *value = NULL, *doc = NULL;
-    PyObject *index_object = NULL, *arguments = NULL;
+    PyObject *arguments = NULL;
     if (inherited_defaults == NULL || !PyDict_CheckExact(inherited_defaults)
         || inherited_factories == NULL || !PyDict_CheckExact(inherited_factories)
         || PyDict_GET_SIZE(inherited_factories) != 0
@@ -280,26 +336,8 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
             goto done;
         }
-        /* An exact str: no Python code runs in the set's lookup. */
-        int known = PySet_Contains(self->valid_names, name);
-        if (known == 0 && (known = plainly_valid_name(self, name)) == 1) {
-            if (PySet_GET_SIZE(self->valid_names) > 4096 && PySet_Clear(self->valid_names) < 0) {
-                goto done;
-            }
-            if (PySet_Add(self->valid_names, name) < 0) {
-                goto done;
-            }
-        }
-        if (known < 0) {
-            goto done;
-        }
-        if (!known) {
-            PyObject *checked = PyObject_CallFunctionObjArgs(self->check_field_name,
-                                                             record_name, name, NULL);
-            if (checked == NULL) {
-                goto done; /* the error _builder raises for this field */
-            }
-            Py_DECREF(checked);
+        if (check_field_name(self, record_name, name) < 0) {
+            goto done; /* the error _builder raises for this field */
         }
         int redeclared = PySequence_Contains(inherited, name);
         if (redeclared != 0) {
@@ -330,20 +368,7 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
                 goto done;
             }
         }
-        Py_XSETREF(index_object, PyLong_FromSsize_t(index));
-        if (index_object == NULL) {
-            goto done;
-        }
-        /* The class is sealed: a member descriptor if it is being built as a
-         * record (prepare_allocation), with its room first (Python code may
-         * run before the build ends, and find the descriptor); else the
-         * bounds-checked accessor. */
-        int members = MEMBERS_ARE_FASTER && is_building(cls);
-        if (members && lay_out_members(cls, index + 1) < 0) {
-            goto done;
-        }
-        PyObject *accessor = members ? make_member(cls, name, index, doc)
-                                     : make_accessor(self, &arguments, index_object, doc);
+        PyObject *accessor = field_accessor(self, cls, name, index, doc, &arguments);
         if (accessor == NULL) {
             goto done;
         }
@@ -366,7 +391,6 @@ done:
     Py_XDECREF(annotation);
     Py_XDECREF(value);
     Py_XDECREF(doc);
-    Py_XDECREF(index_object);
     Py_XDECREF(arguments);
     return outcome;
 }
