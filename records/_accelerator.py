@@ -93,15 +93,11 @@ def builder_helpers(record: type) -> dict[str, object]:
     ``records/_c/builder_helpers.h``), taken from where it says records keeps
     it.
     """
-    import sys
-
     if c is None:  # pragma: no cover - install() calls it only where the module loaded
         return {}
     helpers: dict[str, object] = {"record": record}
     for name, source in c.helper_sources():
         module, attribute = source.split(":")
-        module = f"records.{module}"
-        if module not in sys.modules:
-            __import__(module)
-        helpers[name] = getattr(sys.modules[module], attribute)
+        # With a fromlist, __import__ returns the submodule itself.
+        helpers[name] = getattr(__import__(f"records.{module}", fromlist=[attribute]), attribute)
     return helpers

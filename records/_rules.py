@@ -97,8 +97,11 @@ def foreign_field_message(record: str, name: str, value: object) -> str | None:
     """
     kind = type(value)
     spelling = FOREIGN_FIELD_TYPES.get((kind.__module__, kind.__qualname__))
-    if spelling is None:
-        return None
+    return None if spelling is None else foreign_field_text(record, name, spelling)
+
+
+def foreign_field_text(record: str, name: str, spelling: str) -> str:
+    """Message for another library's field object, written *spelling*, as a default."""
     return (
         f"record {record!r}: field {name!r} has {spelling} as its default, which records would "
         "keep as the value: use records.field(default=..., default_factory=...)"

@@ -29,6 +29,12 @@ RECORD_BASES = ErrorCode("records-record-bases", "Fields come from one record ba
 MUTABLE_DEFAULT = ErrorCode(
     "records-mutable-default", "list, dict and set defaults need default_factory", "records"
 )
+FOREIGN_FIELD = ErrorCode(
+    "records-foreign-field", "Defaults are values or records.field(...)", "records"
+)
+INIT = ErrorCode(
+    "records-init", "Records are made by __new__: no __init__ or __post_init__", "records"
+)
 FIELD_TYPE = ErrorCode(
     "records-field-type", "Record.define needs a type for each field", "records"
 )
@@ -90,3 +96,22 @@ def error_field_type(
     """Report a ``Record.define`` field given an expression that is not a type."""
     message = _rules.define_field_type_message(record, name)
     api.fail(_mypy_quotes(message), context, code=FIELD_TYPE)
+
+
+def error_foreign_field(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, spelling: str, context: Context
+) -> None:
+    """Report another library's field object (``dataclasses.field()``) as a default."""
+    message = _rules.foreign_field_text(record, name, spelling)
+    api.fail(_mypy_quotes(message), context, code=FOREIGN_FIELD)
+
+
+def error_init(
+    api: SemanticAnalyzerPluginInterface, record: str, method: str, context: Context
+) -> None:
+    """Report an ``__init__`` or ``__post_init__`` in a record's body."""
+    if method == "__init__":
+        message = _rules.init_message(record)
+    else:
+        message = _rules.post_init_message(record)
+    api.fail(_mypy_quotes(message), context, code=INIT)

@@ -18,8 +18,10 @@ from mypy.nodes import (
     FuncDef,
     ListExpr,
     NameExpr,
+    OverloadedFuncDef,
     RefExpr,
     SetExpr,
+    Statement,
     TempNode,
     TypeInfo,
     Var,
@@ -52,6 +54,21 @@ RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
 FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
 METADATA_KEY = "records"
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
+#: Other libraries' field functions, which records would take as a default value.
+FOREIGN_FIELD_CALLS = {
+    "dataclasses.field": "dataclasses.field()",
+    "attr.ib": "attrs.field()",
+    "attr.attrib": "attrs.field()",
+    "attr.field": "attrs.field()",
+    "attrs.field": "attrs.field()",
+    "attr.Factory": "attrs.Factory()",
+    "attrs.Factory": "attrs.Factory()",
+    "attr._make.attrib": "attrs.field()",
+    "attr._make.Factory": "attrs.Factory()",
+    "attr._next_gen.field": "attrs.field()",
+}
+#: Methods a record's body cannot define: nothing would call them as meant.
+REFUSED_METHODS = ("__init__", "__post_init__")
 
 
 def is_record(info: TypeInfo) -> bool:
@@ -172,6 +189,9 @@ class RecordTransformer:
         own: list[Field] = []
         previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
         for stmt in self.ctx.cls.defs.body:
+            defined = _defined_function(stmt)
+            if defined in REFUSED_METHODS:
+                _errors.error_init(api, record, defined, stmt)
             if not (
                 isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1
             ):
@@ -391,8 +411,20 @@ def _has_default(
                 default = rvalue.args[rvalue.arg_names.index("default")]
                 _check_mutable(api, record, name, default, context)
             return bool(keywords & {"default", "default_factory"})
+        spelling = FOREIGN_FIELD_CALLS.get(callee)
+        if spelling is not None:
+            _errors.error_foreign_field(api, record, name, spelling, context)
     _check_mutable(api, record, name, rvalue, context)
     return True
+
+
+def _defined_function(stmt: Statement) -> str | None:
+    """Return the name of the function *stmt* defines, if it defines one."""
+    if isinstance(stmt, (FuncDef, OverloadedFuncDef)):
+        return stmt.name
+    if isinstance(stmt, Decorator):
+        return stmt.func.name
+    return None
 
 
 def _check_mutable(
