@@ -37,7 +37,9 @@ def report() -> str:
         f"path: {records.ACCELERATOR}",
         "namedtuple opt-in: "
         + ("on" if opt_in else "off")
-        + (f" (RECORDS_NAMEDTUPLE={variable!r})" if variable else " (RECORDS_NAMEDTUPLE is unset)"),
+        + (
+            f" (RECORDS_NAMEDTUPLE={variable!r})" if variable else " (RECORDS_NAMEDTUPLE is unset)"
+        ),
     ]
     if not records.ACCELERATED and not os.environ.get("RECORDS_PURE_PYTHON"):
         lines += ["", REBUILD_HINT]
