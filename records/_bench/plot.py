@@ -74,7 +74,7 @@ def _key_figure(plt: Any, results: dict[str, Any]) -> Any:
 
 
 def charts(results: dict[str, Any], output: str) -> list[str]:
-    """Write the SVG charts of *results* into *output*; return their paths, none without matplotlib."""
+    """Write the SVG charts of *results* in *output*; return their paths (none: no matplotlib)."""
     if not available():
         return []
     from .report import run_label
