@@ -106,7 +106,7 @@ def full(
         ("30 fields", 30, 2, {}),
     ):
         samples = suite.class_creation(
-            peers, count, defaults, rounds, progress, per_round=100, **options
+            peers, count, defaults, rounds, progress, per_round=100, label=label, **options
         )
         creation[label] = report.summarise(samples)
     results["class creation"] = creation

@@ -67,6 +67,7 @@ def class_creation(
     per_round: int = 200,
     functional: bool = False,
     gc_on: bool = False,
+    label: str = "",
 ) -> dict[str, list[float]]:
     """
     Seconds per class definition, *rounds* samples per peer.
@@ -74,8 +75,11 @@ def class_creation(
     With *fresh_names*, every class has field names never seen before (a
     shape-cache miss for records); otherwise one class statement is repeated.
     With *functional*, each peer's functional form makes the class (where it
-    has one); with *gc_on*, the garbage collector runs as it would.
+    has one); with *gc_on*, the garbage collector runs as it would. *label*
+    names the configuration in the progress display.
     """
+    plural = "field" if field_count == 1 else "fields"
+    label = label or f"{field_count} {plural}"
     samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
     namespaces: dict[str, dict[str, Any]] = {}
     for peer in peers:
@@ -83,7 +87,7 @@ def class_creation(
         exec(peer.setup, namespaces[peer.name])
     counter = 0
     for index in range(1, rounds + 1):
-        progress.round(f"class creation, {field_count} fields", index, rounds)
+        progress.round(f"class creation, {label}", index, rounds)
         for peer in peers:
             # The definitions run unrolled inside one function, as timeit runs
             # its statement: no exec per class. Every class has its own name,
