@@ -389,3 +389,19 @@ def test_markdown_and_chart_files(quick_results, tmp_path, monkeypatch, capsys):
     if plot.available():
         assert f"Wrote the key ratios chart to {chart}." in output
         assert chart.read_text().startswith("<?xml")
+
+
+def test_live_progress_uses_rich():
+    """The live display is a rich bar that counts every step and leaves no plain lines."""
+    pytest.importorskip("rich", reason="rich comes with the bench extra")
+    stream = io.StringIO()
+    progress = harness.Progress(2, stream, live=True)
+    progress.round("instance operations", 1, 1)
+    progress.step("records.Record")
+    progress.step("collections.namedtuple")
+    bar = progress._bar
+    assert bar.tasks[0].completed == 2
+    assert bar.tasks[0].total == 2
+    assert "round 1/1: instance operations: collections.namedtuple" == bar.tasks[0].description
+    progress.finish()
+    assert "[  0%]" not in stream.getvalue()
