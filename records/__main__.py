@@ -177,13 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     arguments = parser.parse_args(argv)
     _check(parser, arguments)
-    from ._bench import report, run
+    from ._bench import run, terminal
 
     if arguments.full:
         output = arguments.output or "records-benchmarks"
         results = run.full(output, rounds=arguments.rounds or 15)
         _print_header(results)
-        print(report.key_table(results))
+        print(terminal.key_table(results))
         print()
         from ._bench import plot
 
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = run.quick(rounds=arguments.rounds or 5)
     _print_header(results)
-    print(report.key_table(results))
+    print(terminal.key_table(results))
     print()
     _write_extras(arguments, results)
     print("Each figure's spread: --markdown FILE. The whole suite: python -m records --full")

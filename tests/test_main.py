@@ -10,7 +10,7 @@ import pytest
 
 import records
 from records.__main__ import main
-from records._bench import dropin, equivalence, harness, peers, plot, report, run, suite
+from records._bench import dropin, equivalence, harness, peers, plot, report, run, suite, terminal
 
 
 def test_quick_run_prints_key_table():
@@ -241,9 +241,9 @@ def test_terminal_table_fits_100_columns(quick_results):
     """The key table of a real quick run, with its widest figures and every flag, fits 100 columns."""
     results, _, _ = quick_results
     assert set(results["meta"]["peers"]) == {peer.name for peer in peers.PEERS}
-    for table in (report.key_table(results), report.key_table(_widest(results))):
+    for table in (terminal.key_table(results), terminal.key_table(_widest(results))):
         assert max(len(line) for line in table.splitlines()) <= 100
-    flagged = report.key_table(_widest(results))
+    flagged = terminal.key_table(_widest(results))
     assert "copy.copy ⚑" in flagged
     assert (
         "⚑ copy.copy: typing.NamedTuple took 9.00× the time of collections.namedtuple" in flagged
@@ -304,7 +304,7 @@ def test_markdown_cells_show_the_spread():
     )
     row = report._row("hash", summary, ["collections.namedtuple", "typing.NamedTuple"], "ns")
     assert "| hash ⚑ | 20.0 ns [10.0, 30.0] (1.00×) | 50.0 ns [50.0, 50.0] (2.50×) |" == row
-    assert report._flag_notes([("hash", summary)]) == [
+    assert report.flag_notes([("hash", summary)]) == [
         "⚑ hash: typing.NamedTuple took 2.50× the time of collections.namedtuple, though both"
         " run the same code for it: more than the noise of this run."
     ]

@@ -1,6 +1,7 @@
 """
-Turn measurements into results: medians, ratios to collections.namedtuple,
-machine and version metadata, a JSON document and Markdown tables.
+Turn measurements into results: medians and their spread, ratios to
+collections.namedtuple, flags, machine and version metadata, a JSON document
+and Markdown tables (the terminal's table is ``terminal``'s).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import datetime, timezone
 import records
 
 from . import equivalence, harness
-from .peers import BASELINE, PEERS
+from .peers import BASELINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def write_json(results: dict[str, Any], path: str) -> None:
         file.write("\n")
 
 
-_SCALE = {"µs": 1e6, "ns": 1e9, "ms": 1e3}
+SCALE = {"µs": 1e6, "ns": 1e9, "ms": 1e3}
 
 
 def _cell(
@@ -95,7 +96,7 @@ def _cell(
     """Return ``16.6 ns [16.4, 17.0] (1.00×)``: median, [smallest, largest], ratio."""
     if seconds is None:
         return "n/a"
-    scale = _SCALE[unit]
+    scale = SCALE[unit]
     spread = (
         f" [{low * scale:.1f}, {high * scale:.1f}]" if low is not None and high is not None else ""
     )
@@ -103,11 +104,13 @@ def _cell(
     return f"{seconds * scale:.1f} {unit}{spread}{ratio_text}"
 
 
-def _bytes(value: float | None) -> str:
+def bytes_cell(value: float | None) -> str:
+    """Return a byte count as the tables print it, or ``n/a``."""
     return "n/a" if value is None else f"{value:.1f}"
 
 
-def _flag_mark(summary: dict[str, Any]) -> str:
+def flag_mark(summary: dict[str, Any]) -> str:
+    """Return the mark of a row whose equivalent peers differ beyond the noise, or nothing."""
     return " ⚑" if summary.get("flags") else ""
 
 
@@ -123,10 +126,10 @@ def _row(label: str, summary: dict[str, Any], columns: Sequence[str], unit: str)
         )
         for name in columns
     ]
-    return f"| {label}{_flag_mark(summary)} | " + " | ".join(cells) + " |"
+    return f"| {label}{flag_mark(summary)} | " + " | ".join(cells) + " |"
 
 
-def _flag_notes(labelled: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+def flag_notes(labelled: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
     """Return the footnotes of flagged rows: which equivalent peers differ, and by how much."""
     notes = []
     for label, summary in labelled:
@@ -181,69 +184,11 @@ def key_markdown(results: dict[str, Any]) -> str:
     memory = results["memory"]
     lines.append(
         "| memory: traced bytes per instance | "
-        + " | ".join(_bytes(memory["traced bytes per instance"].get(name)) for name in columns)
+        + " | ".join(bytes_cell(memory["traced bytes per instance"].get(name)) for name in columns)
         + " |"
     )
-    notes = _flag_notes(labelled)
+    notes = flag_notes(labelled)
     return "\n".join(lines + (["", *notes] if notes else []))
-
-
-def key_table(results: dict[str, Any], width: int = 100) -> str:
-    """
-    Return the key table for a terminal, at most *width* columns: the
-    baseline's median time, the other peers' ratios to it, short peer names
-    (explained below the table) and a ⚑ on rows where equivalent peers differ
-    beyond the noise.
-    """
-    names = list(results["meta"]["peers"])
-    short = {peer.name: peer.short for peer in PEERS}
-    headers = [short.get(name, name) for name in names]
-    rows: list[list[str]] = []
-    labelled = []
-    for label, terse, find, unit in KEY_ROWS:
-        summary = find(results)
-        labelled.append((label, summary))
-        cells = []
-        for name in names:
-            median, ratio = summary["median"].get(name), summary["ratio"].get(name)
-            if median is None:
-                cells.append("n/a")
-            elif name == BASELINE.name or ratio is None:
-                cells.append(f"{median * _SCALE[unit]:.1f} {unit}")
-            else:
-                cells.append(f"{ratio:.2f}×")
-        rows.append([terse + _flag_mark(summary), *cells])
-    traced = results["memory"]["traced bytes per instance"]
-    rows.append(["memory, bytes", *(_bytes(traced.get(name)) for name in names)])
-    table = [["", *headers], *rows]
-    widths = [max(len(row[index]) for row in table) for index in range(len(table[0]))]
-    lines = [
-        "  ".join(
-            [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
-        ).rstrip()
-        for row in table
-    ]
-    legend = [
-        f"{short.get(BASELINE.name)}: {BASELINE.name}, median time;"
-        " the others: ratio of medians to it (lower is better).",
-        *(
-            f"{short[name]}: {name}"
-            for name in names
-            if name != BASELINE.name and short.get(name, name) != name
-        ),
-    ]
-    notes = _flag_notes(labelled)
-    text = lines + [""] + _wrap(legend, width) + (["", *_wrap(notes, width)] if notes else [])
-    return "\n".join(text)
-
-
-def _wrap(paragraphs: Sequence[str], width: int) -> list[str]:
-    import textwrap
-
-    lines: list[str] = []
-    for paragraph in paragraphs:
-        lines += textwrap.wrap(paragraph, width, subsequent_indent="  ")
-    return lines
 
 
 def full_markdown(results: dict[str, Any]) -> str:
@@ -327,7 +272,7 @@ def full_markdown(results: dict[str, Any]) -> str:
         + " | ".join(str(memory["getsizeof"].get(n, "n/a")) for n in columns)
         + " |",
         "| traced bytes per instance | "
-        + " | ".join(_bytes(memory["traced bytes per instance"].get(n)) for n in columns)
+        + " | ".join(bytes_cell(memory["traced bytes per instance"].get(n)) for n in columns)
         + " |",
         "",
         f"A plain 5-tuple: sys.getsizeof {memory['getsizeof'].get('tuple', 'n/a')}.",
@@ -365,7 +310,7 @@ def full_markdown(results: dict[str, Any]) -> str:
 
 
 def _notes_block(labelled: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
-    notes = _flag_notes(list(labelled))
+    notes = flag_notes(list(labelled))
     return ["", *notes] if notes else []
 
 
