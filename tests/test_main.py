@@ -405,3 +405,15 @@ def test_live_progress_uses_rich():
     assert "round 1/1: instance operations: collections.namedtuple" == bar.tasks[0].description
     progress.finish()
     assert "[  0%]" not in stream.getvalue()
+
+
+def test_equivalence_of_methods_without_python_code():
+    """A method whose ``__code__`` is not Python bytecode (PyPy's built-ins) is told by identity."""
+
+    class BuiltinLike:
+        __code__ = object()
+
+    method = BuiltinLike()
+    assert equivalence._code(method) == equivalence._code(method)
+    assert equivalence._code(method) != equivalence._code(BuiltinLike())
+    assert equivalence._code(len) == equivalence._code(len)

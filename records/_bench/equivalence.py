@@ -24,6 +24,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import statistics
+import types
 
 from .peers import COMMON_OPERATIONS, field_names
 from .suite import define
@@ -59,7 +60,7 @@ def _accessor(cls: type) -> Hashable:
 def _code(function: Any) -> Hashable:
     function = getattr(function, "__func__", function)
     code = getattr(function, "__code__", None)
-    if code is None:  # a C method or slot wrapper: the object itself says what runs
+    if not isinstance(code, types.CodeType):  # a C method: the object itself says what runs
         return id(function)
     return (code.co_code, code.co_names, tuple(map(repr, code.co_consts)))
 
