@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     print(terminal.key_table(results))
     print()
     _write_extras(arguments, results)
-    print("Each figure's spread: --markdown FILE. The whole suite: python -m records --full")
+    print("The whole suite: python -m records --full")
     return 0
 
 

@@ -417,3 +417,20 @@ def test_equivalence_of_methods_without_python_code():
     assert equivalence._code(method) == equivalence._code(method)
     assert equivalence._code(method) != equivalence._code(BuiltinLike())
     assert equivalence._code(len) == equivalence._code(len)
+
+
+def test_terminal_table_states_the_spread(quick_results):
+    """Below the table, one line gives the typical and the widest spread, or says there is none."""
+    results, _, _ = quick_results
+    assert "One round: no spread to show; more rounds give it (--rounds)." in terminal.key_table(
+        results
+    )
+    summary = {
+        "median": {"a": 10.0, "b": 10.0, "c": 10.0},
+        "min": {"a": 9.5, "b": 9.9, "c": 9.0},
+        "max": {"a": 10.5, "b": 10.1, "c": 13.0},
+    }
+    assert terminal.noise_line([("hash", summary)]) == (
+        "Spread, (max - min) / median over the rounds: 10% for half the figures or less,"
+        " at most 40% (hash, c); every cell's: --markdown FILE."
+    )

@@ -5,6 +5,7 @@ explained below it, the baseline's median time and the others' ratios.
 
 from __future__ import annotations
 
+import statistics
 import textwrap
 
 from .peers import BASELINE, PEERS
@@ -60,9 +61,31 @@ def key_table(results: dict[str, Any], width: int = 100) -> str:
             if name != BASELINE.name and short.get(name, name) != name
         ),
     ]
+    legend.append(noise_line(labelled))
     notes = flag_notes(labelled)
     text = lines + [""] + _wrap(legend, width) + (["", *_wrap(notes, width)] if notes else [])
     return "\n".join(text)
+
+
+def noise_line(labelled: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """
+    Return one sentence on the spread of the timed figures: the median and
+    the widest of their (max - min) / median, and where the widest is.
+    """
+    spreads = []
+    for label, summary in labelled:
+        for name, median in summary["median"].items():
+            low, high = summary.get("min", {}).get(name), summary.get("max", {}).get(name)
+            if low is not None and high is not None and median > 0:
+                spreads.append(((high - low) / median, label, name))
+    if not spreads or max(spread for spread, _, _ in spreads) == 0:
+        return "One round: no spread to show; more rounds give it (--rounds)."
+    typical = statistics.median(spread for spread, _, _ in spreads)
+    widest, label, name = max(spreads)
+    return (
+        f"Spread, (max - min) / median over the rounds: {typical:.0%} for half the figures"
+        f" or less, at most {widest:.0%} ({label}, {name}); every cell's: --markdown FILE."
+    )
 
 
 def _wrap(paragraphs: Sequence[str], width: int) -> list[str]:
