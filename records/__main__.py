@@ -9,8 +9,10 @@ The default run takes well under 30 seconds. It prints the key ratios
 against ``collections.namedtuple``: class creation, start-up, instance
 creation, attribute access, ``_replace`` and memory, for ``typing.NamedTuple``,
 frozen slotted dataclasses, ``attrs.frozen``, ``msgspec.Struct`` and records,
-skipping any peer that is not installed. ``--full`` runs the whole suite and
-writes JSON, Markdown and charts.
+skipping any peer that is not installed, in a table that fits 100 columns;
+``--markdown FILE`` and ``--chart FILE`` write it with each figure's spread,
+and as a chart. ``--full`` runs the whole suite and writes JSON, Markdown and
+charts.
 """
 
 from __future__ import annotations
@@ -27,8 +29,21 @@ Compare records with collections.namedtuple, typing.NamedTuple,
 dataclasses (frozen, slots), attrs.frozen and msgspec.Struct (frozen), in
 this process: every peer is timed round after round, interleaved, and each
 figure is a median with its ratio to collections.namedtuple from the same
-run (lower is better). Peers that are not installed are skipped.
+run (lower is better); --markdown adds each figure's smallest and largest
+round. Peers that are not installed are skipped.
 """
+
+
+def _positive_int(text: str) -> int:
+    """Read ``--rounds``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"must be a whole number of at least 1, not {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,30 +62,105 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--output",
-        default="records-benchmarks",
+        default=None,
         metavar="DIR",
         help="where --full writes its files (default: ./records-benchmarks)",
     )
     parser.add_argument(
         "--rounds",
-        type=int,
+        type=_positive_int,
         default=None,
         help="interleaved rounds per measurement (default: 5, or 15 with --full)",
+    )
+    parser.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help="also write the key table as Markdown, each cell median [min, max] (ratio), to FILE",
+    )
+    parser.add_argument(
+        "--chart",
+        metavar="FILE",
+        help="also draw the key ratios to FILE (.svg, .png or .pdf; needs matplotlib)",
     )
     return parser
 
 
+def _check(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> None:
+    """Refuse, before anything runs, options that cannot work."""
+    if arguments.output is not None and not arguments.full:
+        parser.error("argument --output: only with --full (the quick run writes --markdown FILE)")
+    if arguments.full:
+        _check_output(parser, arguments.output or "records-benchmarks")
+    _check_files(parser, arguments)
+
+
+def _check_output(parser: argparse.ArgumentParser, output: str) -> None:
+    """Refuse an ``--output`` directory that cannot be written in."""
+    import os
+
+    if os.path.exists(output) and not os.path.isdir(output):
+        parser.error(f"argument --output: {output!r} is not a directory")
+    try:
+        os.makedirs(output, exist_ok=True)
+    except OSError as error:
+        parser.error(f"argument --output: cannot make {output!r}: {error.strerror}")
+    if not os.access(output, os.W_OK | os.X_OK):
+        parser.error(f"argument --output: cannot write in {output!r}")
+
+
+def _check_files(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> None:
+    """Refuse ``--markdown`` and ``--chart`` files that cannot be written."""
+    import os
+
+    for option in ("markdown", "chart"):
+        path = getattr(arguments, option)
+        if path is None:
+            continue
+        directory = os.path.dirname(path) or "."
+        if os.path.isdir(path):
+            parser.error(f"argument --{option}: {path!r} is a directory, not a file")
+        if not os.path.isdir(directory):
+            parser.error(f"argument --{option}: no directory {directory!r}")
+        if not os.access(directory, os.W_OK | os.X_OK):
+            parser.error(f"argument --{option}: cannot write in {directory!r}")
+    if arguments.chart is not None:
+        from ._bench import plot
+
+        suffix = os.path.splitext(arguments.chart)[1]
+        if suffix not in plot.FORMATS:
+            parser.error(f"argument --chart: {arguments.chart!r} must end in .svg, .png or .pdf")
+        if not plot.available():
+            parser.error("argument --chart: needs matplotlib: pip install 'records-tuple[plot]'")
+
+
 def _print_header(results: dict[str, Any]) -> None:
+    import textwrap
+
     meta = results["meta"]
-    print(
-        f"records vs. its peers on Python {meta['python']} ({meta['implementation']}), "
-        f"{meta['machine'].split(',')[0]}: median of {results['rounds']} interleaved rounds, "
-        "ratio to collections.namedtuple in brackets (lower is better)."
+    text = (
+        f"records vs. its peers on Python {meta['python']} ({meta['implementation']}),"
+        f" {meta['machine'].split(',')[0]}: medians of {results['rounds']} interleaved rounds."
+        f" records runs on its {meta['records path']}."
     )
-    print(f"records runs on its {meta['records path']}.")
+    print(textwrap.fill(text, 100))
     for name in meta["missing peers"]:
         print(f"skipped {name}: not installed")
     print()
+
+
+def _write_extras(arguments: argparse.Namespace, results: dict[str, Any]) -> None:
+    """Write the Markdown table and the chart the options ask for."""
+    from ._bench import report
+
+    if arguments.markdown is not None:
+        with open(arguments.markdown, "w") as file:
+            file.write(report.key_markdown(results) + "\n")
+        print(f"Wrote the key table, with its spread, to {arguments.markdown}.")
+    if arguments.chart is not None:
+        from ._bench import plot
+
+        plot.key_chart(results, arguments.chart)
+        print(f"Wrote the key ratios chart to {arguments.chart}.")
 
 
 #: The subcommands, by name: the module that runs each one.
@@ -84,27 +174,31 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         return int(importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:]))
-    arguments = _parser().parse_args(argv)
-    from ._bench import report, run
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    _check(parser, arguments)
+    from ._bench import run, terminal
 
     if arguments.full:
-        rounds = arguments.rounds or 15
-        results = run.full(arguments.output, rounds=max(1, rounds))
+        output = arguments.output or "records-benchmarks"
+        results = run.full(output, rounds=arguments.rounds or 15)
         _print_header(results)
-        print(report.key_table(results))
+        print(terminal.key_table(results))
         print()
         from ._bench import plot
 
-        written = plot.charts(results, arguments.output)
-        print(f"Wrote results-*.json and results-*.md to {arguments.output}/", end="")
+        written = plot.charts(results, output)
+        print(f"Wrote results-*.json and results-*.md to {output}/", end="")
         print(f", and {len(written)} charts." if written else ".")
         if not written:
             print("Charts need matplotlib: pip install 'records-tuple[plot]'.")
+        _write_extras(arguments, results)
         return 0
-    results = run.quick(rounds=max(1, arguments.rounds or 5))
+    results = run.quick(rounds=arguments.rounds or 5)
     _print_header(results)
-    print(report.key_table(results))
+    print(terminal.key_table(results))
     print()
+    _write_extras(arguments, results)
     print("The whole suite: python -m records --full")
     return 0
 

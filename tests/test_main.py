@@ -1,5 +1,7 @@
 """`python -m records`: the quick comparison and the full suite."""
 
+import copy
+import io
 import json
 import subprocess
 import sys
@@ -7,11 +9,12 @@ import sys
 import pytest
 
 import records
-from records._bench import dropin, harness, peers, plot, report, run, suite
+from records.__main__ import main
+from records._bench import dropin, equivalence, harness, peers, plot, report, run, suite, terminal
 
 
 def test_quick_run_prints_key_table():
-    """The default run prints the key ratios for the installed peers."""
+    """The default run prints the key ratios, within 100 columns, and its progress by round."""
     result = subprocess.run(
         [sys.executable, "-m", "records", "--rounds", "1"],
         capture_output=True,
@@ -19,23 +22,26 @@ def test_quick_run_prints_key_table():
         check=True,
     )
     lines = result.stdout.splitlines()
-    header = next(line for line in lines if line.startswith("| |"))
-    for name in ("collections.namedtuple", "records.Record", "records.namedtuple"):
-        assert name in header
+    assert max(len(line) for line in lines) <= 100
+    header = next(line for line in lines if line.lstrip().startswith("namedtuple"))
+    for name in ("namedtuple", "Record", "r.namedtuple"):
+        assert name in header.split()
     for row in (
         "class creation",
-        "start-up",
+        "start-up, 200 types",
         "instance, positional",
         "attribute access",
         "_replace",
         "copy.copy",
         "copy.deepcopy",
         "pickle round trip",
-        "memory",
+        "memory, bytes",
     ):
-        assert any(line.startswith(f"| {row}") for line in lines), row
-    assert "(1.00×)" in result.stdout  # the baseline column
-    assert "[" in result.stderr  # the progress indicator
+        assert any(line.startswith(row) for line in lines), row
+    assert "r.namedtuple: records.namedtuple" in lines
+    progress = result.stderr.splitlines()
+    assert "round 1/1: instance operations" in progress[-2]
+    assert progress[-1].endswith("] memory")
 
 
 def test_help_documents_options():
@@ -49,19 +55,26 @@ def test_missing_peer_is_skipped(monkeypatch, capsys):
     """A peer that cannot be imported is reported in one line and left out."""
     missing = peers.Peer("nothing.Here", "no_such_module_here", "", lambda *a: "")
     monkeypatch.setattr(run, "PEERS", (*peers.PEERS[:1], missing, peers.PEERS[5]))
-    from records.__main__ import main
-
     assert 0 == main(["--rounds", "1"])
     output = capsys.readouterr().out
     assert "skipped nothing.Here: not installed" in output
-    assert "nothing.Here |" not in output
+    assert "nothing.Here" not in output.split("skipped nothing.Here: not installed")[1]
 
 
 def test_full_run_writes_results(tmp_path, monkeypatch):
     """A small full run writes JSON and Markdown with every section."""
     monkeypatch.setattr(run, "PEERS", (peers.PEERS[0], peers.PEERS[5]))
     monkeypatch.setattr(dropin, "STARTUP_MODULES", ("asyncio",))
-    results = run.full(str(tmp_path), rounds=1, sizes=(1, 3), memory_count=1000, echo=(2, 20))
+    progress = harness.Progress(0, io.StringIO(), live=False)
+    results = run.full(
+        str(tmp_path),
+        rounds=1,
+        sizes=(1, 3),
+        memory_count=1000,
+        echo=(2, 20),
+        progress=progress,
+    )
+    assert progress.done == progress.total
     variant = "" if records.ACCELERATED else "-pure"  # the path records ran on
     stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}{variant}"
     data = json.loads((tmp_path / f"{stem}.json").read_text())
@@ -128,7 +141,8 @@ def test_charts(tmp_path):
         assert [] == plot.charts(results, str(tmp_path))
         return
     written = plot.charts(results, str(tmp_path))
-    assert 6 == len(written)
+    assert 3 == len(written)
+    assert all(path.endswith(".svg") for path in written)
     assert all((tmp_path / path).stat().st_size > 1000 for path in written)
 
 
@@ -159,3 +173,264 @@ def test_ratios_and_medians():
     )
     assert {peers.BASELINE.name: 2.0, "x": 1.0} == summary["median"]
     assert pytest.approx(0.5) == summary["ratio"]["x"]
+
+
+@pytest.fixture(scope="module")
+def quick_results():
+    """The results of a real quick run of one round, and its progress display."""
+    stream = io.StringIO()
+    progress = harness.Progress(0, stream, live=False)
+    results = run.quick(rounds=1, progress=progress)
+    return results, progress, stream.getvalue()
+
+
+def test_progress_counts_every_step_once(quick_results):
+    """Plain progress: one line per round of each measurement, shares that only grow, all done."""
+    _, progress, text = quick_results
+    assert progress.done == progress.total
+    lines = text.splitlines()
+    assert [line.split("] ", 1)[1] for line in lines] == [
+        "round 1/1: class creation, 5 fields",
+        "round 1/1: start-up, 200 types in a fresh process",
+        "round 1/1: instance operations",
+        "memory",
+    ]
+    shares = [int(line[1:4]) for line in lines]
+    assert shares == sorted(shares)
+    assert 0 == shares[0]
+
+
+def test_progress_lines_per_round():
+    """Each round is announced once, with its number, and a repeated announcement is not."""
+    stream = io.StringIO()
+    progress = harness.Progress(4, stream, live=False)
+    for index in (1, 2):
+        progress.round("instance operations", index, 2)
+        progress.round("instance operations", index, 2)
+        progress.step("a")
+        progress.step("b")
+    progress.round("memory")
+    progress.finish()
+    assert stream.getvalue() == (
+        "[  0%] round 1/2: instance operations\n"
+        "[ 50%] round 2/2: instance operations\n"
+        "[100%] memory\n"
+    )
+
+
+def test_progress_is_live_only_on_a_terminal():
+    """A stream that is not a terminal gets plain lines, even with rich installed."""
+    assert not harness.Progress(1, io.StringIO()).live
+
+
+def _widest(results):
+    """Return *results* with the widest figures of the table (9999.9 µs, 999.99×), all flagged."""
+    widest = copy.deepcopy(results)
+    scale = {"µs": 1e6, "ns": 1e9, "ms": 1e3}
+    for _, _, find, unit in report.KEY_ROWS:
+        summary = find(widest)
+        for name in summary["median"]:
+            summary["median"][name] = 9999.9 / scale[unit]
+            summary["ratio"][name] = 999.99
+        summary["flags"] = [{"peers": ["collections.namedtuple", "typing.NamedTuple"], "ratio": 9}]
+    widest["memory"]["traced bytes per instance"] = dict.fromkeys(widest["meta"]["peers"], 9999.9)
+    return widest
+
+
+def test_terminal_table_fits_100_columns(quick_results):
+    """The key table of a real quick run, with its widest figures and every flag, fits 100 columns."""
+    results, _, _ = quick_results
+    assert set(results["meta"]["peers"]) == {peer.name for peer in peers.PEERS}
+    for table in (terminal.key_table(results), terminal.key_table(_widest(results))):
+        assert max(len(line) for line in table.splitlines()) <= 100
+    flagged = terminal.key_table(_widest(results))
+    assert "copy.copy ⚑" in flagged
+    assert (
+        "⚑ copy.copy: typing.NamedTuple took 9.00× the time of collections.namedtuple" in flagged
+    )
+
+
+def test_results_carry_spread_and_equivalent_peers(quick_results):
+    """Every timed cell has min <= median <= max; the groups of equivalent peers are recorded."""
+    results, _, _ = quick_results
+    for summary in [results["class creation"]["5 fields"], *results["operations"].values()]:
+        for name, median in summary["median"].items():
+            assert summary["min"][name] <= median <= summary["max"][name]
+        assert [] == summary["flags"]  # one round: no flag, the noise is unknown
+    groups = results["equivalent peers"]
+    assert ["collections.namedtuple", "typing.NamedTuple"] in groups["instance, positional"]
+    assert any({"collections.namedtuple", "typing.NamedTuple"} <= set(g) for g in groups["hash"])
+    assert "class creation" not in groups
+
+
+def test_flags_differences_beyond_the_noise():
+    """Two equivalent peers 0.64× apart are flagged; within the noise, or on too few rounds, not."""
+    same = [["a", "b"]]
+    apart = {"a": [10.0, 10.1, 10.2], "b": [15.6, 15.7, 15.8]}
+    assert [{"peers": ["a", "b"], "ratio": pytest.approx(15.7 / 10.1)}] == equivalence.flags(
+        apart, same
+    )
+    noisy = {"a": [10.0, 10.1, 16.0], "b": [15.6, 15.7, 15.8]}  # a's spread is 59%
+    assert [] == equivalence.flags(noisy, same)
+    close = {"a": [10.0, 10.0, 10.0], "b": [10.4, 10.4, 10.4]}  # 4%: under the 5% floor
+    assert [] == equivalence.flags(close, same)
+    assert [] == equivalence.flags({"a": [10.0, 10.0], "b": [20.0, 20.0]}, same)
+    assert [] == equivalence.flags(apart, [["a", "c"]])
+    summary = report.summarise(apart, equivalent=same)
+    assert {"a": 10.0, "b": 15.6} == summary["min"]
+    assert {"a": 10.2, "b": 15.8} == summary["max"]
+    assert 1 == len(summary["flags"])
+
+
+def test_equivalent_peers_follow_the_classes():
+    """Peers are grouped by what their classes run: named tuples together, slots together."""
+    groups = equivalence.equivalent_peers(peers.PEERS)
+    assert ["collections.namedtuple", "typing.NamedTuple"] in groups["_replace"]
+    reads = groups["attribute access"]
+    slotted = next(group for group in reads if "dataclass(frozen, slots)" in group)
+    assert "attrs.frozen" in slotted
+    assert "collections.namedtuple" not in slotted
+    together = any(
+        "records.Record" in group and "collections.namedtuple" in group for group in reads
+    )
+    assert together == (records.ACCELERATOR.startswith("pure") or sys.version_info < (3, 11))
+
+
+def test_markdown_cells_show_the_spread():
+    """A Markdown cell reads median [min, max] (ratio), and a flagged row has its note."""
+    summary = report.summarise(
+        {"collections.namedtuple": [1e-8, 2e-8, 3e-8], "typing.NamedTuple": [5e-8, 5e-8, 5e-8]},
+        equivalent=[["collections.namedtuple", "typing.NamedTuple"]],
+    )
+    row = report._row("hash", summary, ["collections.namedtuple", "typing.NamedTuple"], "ns")
+    assert "| hash ⚑ | 20.0 ns [10.0, 30.0] (1.00×) | 50.0 ns [50.0, 50.0] (2.50×) |" == row
+    assert report.flag_notes([("hash", summary)]) == [
+        "⚑ hash: typing.NamedTuple took 2.50× the time of collections.namedtuple, though both"
+        " run the same code for it: more than the noise of this run."
+    ]
+
+
+def _error(capsys, *argv):
+    """Return the exit code and the last line of stderr of ``python -m records *argv``."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    return exit_info.value.code, capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("rounds", ["0", "-3", "abc", "2.5"])
+def test_bad_rounds(capsys, rounds):
+    """--rounds takes a whole number of at least 1, and says so."""
+    assert (
+        2,
+        f"python -m records: error: argument --rounds: must be a whole number of at least 1,"
+        f" not '{rounds}'",
+    ) == _error(capsys, "--rounds", rounds)
+
+
+def test_bad_output(capsys, tmp_path):
+    """An --output that cannot be written in is refused before anything runs."""
+    file = tmp_path / "file"
+    file.write_text("")
+    assert (
+        2,
+        f"python -m records: error: argument --output: '{file}' is not a directory",
+    ) == _error(capsys, "--full", "--output", str(file))
+    assert (
+        2,
+        f"python -m records: error: argument --output: cannot make '{file}/sub': Not a directory",
+    ) == _error(capsys, "--full", "--output", str(file / "sub"))
+    assert (
+        2,
+        "python -m records: error: argument --output: only with --full"
+        " (the quick run writes --markdown FILE)",
+    ) == _error(capsys, "--output", str(tmp_path))
+
+
+def test_bad_markdown_and_chart(capsys, tmp_path, monkeypatch):
+    """--markdown and --chart need a writable directory, and --chart a known format and matplotlib."""
+    missing = tmp_path / "no" / "table.md"
+    assert (
+        2,
+        f"python -m records: error: argument --markdown: no directory '{missing.parent}'",
+    ) == _error(capsys, "--markdown", str(missing))
+    assert (
+        2,
+        f"python -m records: error: argument --chart: '{tmp_path}' is a directory, not a file",
+    ) == _error(capsys, "--chart", str(tmp_path))
+    gif = tmp_path / "chart.gif"
+    assert (
+        2,
+        f"python -m records: error: argument --chart: '{gif}' must end in .svg, .png or .pdf",
+    ) == _error(capsys, "--chart", str(gif))
+    monkeypatch.setattr(plot, "available", lambda: False)
+    assert (
+        2,
+        "python -m records: error: argument --chart: needs matplotlib:"
+        " pip install 'records-tuple[plot]'",
+    ) == _error(capsys, "--chart", str(tmp_path / "chart.svg"))
+
+
+def test_markdown_and_chart_files(quick_results, tmp_path, monkeypatch, capsys):
+    """--markdown writes the key table with its spread; --chart draws the key ratios."""
+    results, _, _ = quick_results
+    monkeypatch.setattr(run, "quick", lambda rounds: results)
+    table, chart = tmp_path / "table.md", tmp_path / "chart.svg"
+    arguments = ["--markdown", str(table)]
+    if plot.available():
+        arguments += ["--chart", str(chart)]
+    assert 0 == main(arguments)
+    output = capsys.readouterr().out
+    assert f"Wrote the key table, with its spread, to {table}." in output
+    markdown = table.read_text()
+    assert markdown.startswith("| | collections.namedtuple |")
+    median = results["operations"]["attribute access"]["median"]["collections.namedtuple"]
+    low = results["operations"]["attribute access"]["min"]["collections.namedtuple"]
+    assert f"| attribute access | {median * 1e9:.1f} ns [{low * 1e9:.1f}, " in markdown
+    if plot.available():
+        assert f"Wrote the key ratios chart to {chart}." in output
+        assert chart.read_text().startswith("<?xml")
+
+
+def test_live_progress_uses_rich():
+    """The live display is a rich bar that counts every step and leaves no plain lines."""
+    pytest.importorskip("rich", reason="rich comes with the bench extra")
+    stream = io.StringIO()
+    progress = harness.Progress(2, stream, live=True)
+    progress.round("instance operations", 1, 1)
+    progress.step("records.Record")
+    progress.step("collections.namedtuple")
+    bar = progress._bar
+    assert bar.tasks[0].completed == 2
+    assert bar.tasks[0].total == 2
+    assert "round 1/1: instance operations: collections.namedtuple" == bar.tasks[0].description
+    progress.finish()
+    assert "[  0%]" not in stream.getvalue()
+
+
+def test_equivalence_of_methods_without_python_code():
+    """A method whose ``__code__`` is not Python bytecode (PyPy's built-ins) is told by identity."""
+
+    class BuiltinLike:
+        __code__ = object()
+
+    method = BuiltinLike()
+    assert equivalence._code(method) == equivalence._code(method)
+    assert equivalence._code(method) != equivalence._code(BuiltinLike())
+    assert equivalence._code(len) == equivalence._code(len)
+
+
+def test_terminal_table_states_the_spread(quick_results):
+    """Below the table, one line gives the typical and the widest spread, or says there is none."""
+    results, _, _ = quick_results
+    assert "One round: no spread to show; more rounds give it (--rounds)." in terminal.key_table(
+        results
+    )
+    summary = {
+        "median": {"a": 10.0, "b": 10.0, "c": 10.0},
+        "min": {"a": 9.5, "b": 9.9, "c": 9.0},
+        "max": {"a": 10.5, "b": 10.1, "c": 13.0},
+    }
+    assert terminal.noise_line([("hash", summary)]) == (
+        "Spread, (max - min) / median over the rounds: 10% for half the figures or less,"
+        " at most 40% (hash, c); every cell's: --markdown FILE."
+    )

@@ -107,14 +107,15 @@ def namedtuple_operations(
     factories = _factories()
     namespaces = {name: _namespace(name, make) for name, make in factories.items()}
     table: dict[str, dict[str, list[float]]] = {operation: {} for operation in OPERATIONS}
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("the drop-in namedtuple", index, rounds)
         for name in factories:
             for operation, (statement, number) in OPERATIONS.items():
                 seconds = harness.time_statement(statement, namespaces[name], number)
                 if operation in _TIMES_TEN:
                     seconds /= 10
                 table[operation].setdefault(name, []).append(seconds)
-            progress.step(f"drop-in namedtuple: {name}")
+            progress.step(name)
     return table
 
 
@@ -168,13 +169,14 @@ def startup(rounds: int, progress: harness.Progress) -> dict[str, Any]:
     for module in modules:  # once, to warm the disk cache and byte-compile
         _process_seconds(f"import {module}", opt_in=True)
         result["classes built"][module] = _classes_built(module)
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("start-up with the opt-in off and on", index, rounds)
         for opt_in, key in ((False, "off"), (True, "on")):
             result["empty"].setdefault(key, []).append(_process_seconds("pass", opt_in=opt_in))
             for module in modules:
                 seconds = _process_seconds(f"import {module}", opt_in=opt_in)
                 result[key].setdefault(module, []).append(seconds)
-        progress.step("start-up with the opt-in off and on")
+        progress.step()
     return result
 
 
@@ -217,7 +219,8 @@ def echo_server(
     """
     code = _ECHO.format(clients=clients, requests=requests)
     result: dict[str, Any] = {"clients": clients, "requests": requests, "off": [], "on": []}
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("asyncio echo server, opt-in off and on", index, rounds)
         for opt_in, key in ((False, "off"), (True, "on")):
             output = subprocess.run(
                 [sys.executable, "-c", code],
@@ -231,7 +234,7 @@ def echo_server(
                 msg = f"the opt-in was {output[1]} where it should be {opt_in}"
                 raise RuntimeError(msg)
             result[key].append(float(output[0]))
-        progress.step("asyncio echo server, opt-in off and on")
+        progress.step()
     return result
 
 

@@ -1,5 +1,5 @@
 """
-Timing primitives: peers interleaved round by round, medians, progress.
+Timing primitives: peers interleaved round by round, and their statistics.
 
 Why a ``timeit`` harness and not pyperf: every ratio here compares peers timed
 in the same process within the same few milliseconds, round after round, so
@@ -12,44 +12,16 @@ and it would add a dependency for what ``timeit`` and ``statistics`` do.
 from __future__ import annotations
 
 import statistics
-import sys
-import time
 import timeit
+
+from .progress import Progress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-
-class Progress:
-    """A one-line progress indicator on stderr."""
-
-    def __init__(self, total: int, stream: Any = None) -> None:
-        self.total = total
-        self.done = 0
-        self.stream = stream if stream is not None else sys.stderr
-        self.live = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.started = time.perf_counter()
-        self._last_label = ""
-
-    def step(self, label: str) -> None:
-        """Count one step done, labelled *label*."""
-        self.done += 1
-        elapsed = time.perf_counter() - self.started
-        line = f"[{self.done}/{self.total}] {label} ({elapsed:.0f} s)"
-        if self.live:
-            self.stream.write("\r" + line[:100].ljust(100))
-            self.stream.flush()
-        elif label != self._last_label:
-            self.stream.write(line + "\n")
-        self._last_label = label
-
-    def finish(self) -> None:
-        """Clear the live line."""
-        if self.live:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self.stream.flush()
+__all__ = ["Progress", "medians", "ratios", "spread", "time_callable", "time_statement"]
 
 
 def time_statement(statement: str, namespace: dict[str, Any], number: int) -> float:
@@ -69,6 +41,15 @@ def time_callable(function: Callable[[], object], number: int, *, gc_on: bool = 
 def medians(samples: dict[str, list[float]]) -> dict[str, float]:
     """Return the median of each list of samples."""
     return {key: statistics.median(values) for key, values in samples.items() if values}
+
+
+def spread(samples: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    """Return the smallest and the largest of each list: ``{"min": {...}, "max": {...}}``."""
+    present = {key: values for key, values in samples.items() if values}
+    return {
+        "min": {key: min(values) for key, values in present.items()},
+        "max": {key: max(values) for key, values in present.items()},
+    }
 
 
 def ratios(values: dict[str, float], baseline: str) -> dict[str, float]:

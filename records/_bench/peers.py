@@ -39,6 +39,12 @@ class Peer:
     #: Like ``define``, for the peer's functional form (a call that makes the
     #: class), where it has one other than ``define``.
     functional: Callable[[str, Sequence[str], int], str] | None = None
+    #: The name in the terminal's narrow table (the full name where empty).
+    short: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.short:
+            object.__setattr__(self, "short", self.name)
 
     def available(self) -> bool:
         """Whether the peer's library can be imported here."""
@@ -120,6 +126,7 @@ PEERS: tuple[Peer, ...] = (
         "import collections",
         _namedtuple_call("collections.namedtuple"),
         _TUPLE_OPERATIONS,
+        short="namedtuple",
     ),
     Peer(
         "typing.NamedTuple",
@@ -128,6 +135,7 @@ PEERS: tuple[Peer, ...] = (
         _class_statement("(typing.NamedTuple)"),
         _TUPLE_OPERATIONS,
         functional=_factory_call("typing.NamedTuple({name}, [{fields}])", "({field!r}, int)"),
+        short="NamedTuple",
     ),
     Peer(
         "dataclass(frozen, slots)",
@@ -140,6 +148,7 @@ PEERS: tuple[Peer, ...] = (
             "dataclasses.make_dataclass({name}, [{fields}], frozen=True, slots=True)",
             "({field!r}, int)",
         ),
+        short="dataclass",
     ),
     Peer(
         "attrs.frozen",
@@ -151,6 +160,7 @@ PEERS: tuple[Peer, ...] = (
         functional=_factory_call(
             "attrs.make_class({name}, [{fields}], frozen=True, slots=True)", "{field!r}"
         ),
+        short="attrs",
     ),
     Peer(
         "msgspec.Struct(frozen)",
@@ -162,6 +172,7 @@ PEERS: tuple[Peer, ...] = (
         functional=_factory_call(
             "msgspec.defstruct({name}, [{fields}], frozen=True)", "{field!r}"
         ),
+        short="msgspec",
     ),
     Peer(
         "records.Record",
@@ -171,6 +182,7 @@ PEERS: tuple[Peer, ...] = (
         _TUPLE_OPERATIONS,
         distribution="records-tuple",
         functional=_factory_call("Record.define({name}, [{fields}])", "({field!r}, int)"),
+        short="Record",
     ),
     Peer(
         "records.namedtuple",
@@ -179,6 +191,7 @@ PEERS: tuple[Peer, ...] = (
         _namedtuple_call("records.namedtuple"),
         _TUPLE_OPERATIONS,
         distribution="records-tuple",
+        short="r.namedtuple",
     ),
 )
 

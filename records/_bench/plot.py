@@ -23,21 +23,39 @@ KEY_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], dict[str, float]]], ...] =
 )
 
 
-def charts(results: dict[str, Any], output: str) -> list[str]:
-    """Write the charts for *results* into *output*; return their paths ([] without matplotlib)."""
-    try:
-        import matplotlib as mpl  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return []
+#: The file formats a chart can be written in.
+FORMATS = (".svg", ".png", ".pdf")
+
+
+def available() -> bool:
+    """Whether matplotlib can be imported, so that charts can be drawn."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def _pyplot() -> Any:
+    import matplotlib as mpl  # type: ignore[import-not-found,unused-ignore]
+
     mpl.use("Agg")  # matplotlib is untyped where its stubs are absent
     import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
+    return plt
+
+
+def key_chart(results: dict[str, Any], path: str) -> None:
+    """Draw the key ratios of *results* (a quick or a full run) to *path*; needs matplotlib."""
+    plt = _pyplot()
+    figure = _key_figure(plt, results)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _key_figure(plt: Any, results: dict[str, Any]) -> Any:
     from .report import run_label
 
     version = run_label(results)
-    written: list[str] = []
     peers = list(results["meta"]["peers"])
-
     figure, axes = plt.subplots(figsize=(9, 4.5))
     width = 0.8 / len(peers)
     for index, peer in enumerate(peers):
@@ -52,7 +70,20 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
     axes.set_title(f"records and its peers, Python {version} (lower is faster)")
     axes.legend(fontsize="small", ncol=2)
     figure.tight_layout()
-    written += _save(figure, output, f"key-ratios-{version}")
+    return figure
+
+
+def charts(results: dict[str, Any], output: str) -> list[str]:
+    """Write the SVG charts of *results* in *output*; return their paths (none: no matplotlib)."""
+    if not available():
+        return []
+    from .report import run_label
+
+    plt = _pyplot()
+    version = run_label(results)
+    peers = list(results["meta"]["peers"])
+    figure = _key_figure(plt, results)
+    written = _save(figure, output, f"key-ratios-{version}")
     plt.close(figure)
 
     if "scaling" in results:
@@ -77,7 +108,6 @@ def charts(results: dict[str, Any], output: str) -> list[str]:
 
 def _save(figure: Any, output: str, stem: str) -> list[str]:
     os.makedirs(output, exist_ok=True)
-    paths = [os.path.join(output, f"{stem}.{suffix}") for suffix in ("svg", "png")]
-    for path in paths:
-        figure.savefig(path, dpi=110)
-    return paths
+    path = os.path.join(output, f"{stem}.svg")
+    figure.savefig(path)
+    return [path]

@@ -1,6 +1,7 @@
 """
-Turn measurements into results: medians, ratios to collections.namedtuple,
-machine and version metadata, a JSON document and Markdown tables.
+Turn measurements into results: medians and their spread, ratios to
+collections.namedtuple, flags, machine and version metadata, a JSON document
+and Markdown tables (the terminal's table is ``terminal``'s).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from datetime import datetime, timezone
 
 import records
 
-from . import harness
+from . import equivalence, harness
 from .peers import BASELINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
     from .peers import Peer
@@ -47,14 +48,32 @@ def run_label(results: dict[str, Any]) -> str:
 
 
 def summarise(
-    samples: dict[str, list[float]], *, baseline_key: str | None = None
+    samples: dict[str, list[float]],
+    *,
+    baseline_key: str | None = None,
+    equivalent: Sequence[Sequence[str]] = (),
 ) -> dict[str, Any]:
-    """Medians and ratios to the baseline peer; optionally minus a baseline entry."""
+    """
+    Medians, smallest and largest samples, and ratios of medians to the
+    baseline peer; optionally minus a baseline entry's median. ``flags``
+    lists the *equivalent* peers whose samples do not overlap.
+    """
     values = harness.medians(samples)
+    bounds = harness.spread(samples)
     if baseline_key is not None:
         base = values.pop(baseline_key)
         values = {key: value - base for key, value in values.items()}
-    return {"median": values, "ratio": harness.ratios(values, BASELINE.name)}
+        bounds = {
+            bound: {key: value - base for key, value in found.items() if key != baseline_key}
+            for bound, found in bounds.items()
+        }
+    return {
+        "median": values,
+        "min": bounds["min"],
+        "max": bounds["max"],
+        "ratio": harness.ratios(values, BASELINE.name),
+        "flags": equivalence.flags(samples, equivalent),
+    }
 
 
 def write_json(results: dict[str, Any], path: str) -> None:
@@ -64,23 +83,63 @@ def write_json(results: dict[str, Any], path: str) -> None:
         file.write("\n")
 
 
-def _cell(seconds: float | None, ratio: float | None, unit: str) -> str:
+SCALE = {"µs": 1e6, "ns": 1e9, "ms": 1e3}
+
+
+def _cell(
+    seconds: float | None,
+    ratio: float | None,
+    unit: str,
+    low: float | None = None,
+    high: float | None = None,
+) -> str:
+    """Return ``16.6 ns [16.4, 17.0] (1.00×)``: median, [smallest, largest], ratio."""
     if seconds is None:
         return "n/a"
-    scale = {"µs": 1e6, "ns": 1e9, "ms": 1e3}[unit]
+    scale = SCALE[unit]
+    spread = (
+        f" [{low * scale:.1f}, {high * scale:.1f}]" if low is not None and high is not None else ""
+    )
     ratio_text = f" ({ratio:.2f}×)" if ratio is not None else ""
-    return f"{seconds * scale:.1f} {unit}{ratio_text}"
+    return f"{seconds * scale:.1f} {unit}{spread}{ratio_text}"
 
 
-def _bytes(value: float | None) -> str:
+def bytes_cell(value: float | None) -> str:
+    """Return a byte count as the tables print it, or ``n/a``."""
     return "n/a" if value is None else f"{value:.1f}"
 
 
+def flag_mark(summary: dict[str, Any]) -> str:
+    """Return the mark of a row whose equivalent peers differ beyond the noise, or nothing."""
+    return " ⚑" if summary.get("flags") else ""
+
+
 def _row(label: str, summary: dict[str, Any], columns: Sequence[str], unit: str) -> str:
+    lows, highs = summary.get("min", {}), summary.get("max", {})
     cells = [
-        _cell(summary["median"].get(name), summary["ratio"].get(name), unit) for name in columns
+        _cell(
+            summary["median"].get(name),
+            summary["ratio"].get(name),
+            unit,
+            lows.get(name),
+            highs.get(name),
+        )
+        for name in columns
     ]
-    return f"| {label} | " + " | ".join(cells) + " |"
+    return f"| {label}{flag_mark(summary)} | " + " | ".join(cells) + " |"
+
+
+def flag_notes(labelled: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Return the footnotes of flagged rows: which equivalent peers differ, and by how much."""
+    notes = []
+    for label, summary in labelled:
+        for flag in summary.get("flags", []):
+            first, second = flag["peers"]
+            notes.append(
+                f"⚑ {label}: {second} took {flag['ratio']:.2f}× the time of {first}, "
+                "though both run the same code for it: more than the noise of this run."
+            )
+    return notes
 
 
 #: The instance operations in the key table, in its order.
@@ -94,30 +153,42 @@ KEY_OPERATIONS = (
 )
 
 
-def key_table(results: dict[str, Any]) -> str:
-    """Return the quick table: the ratios that matter most, one row each."""
+#: The rows of the key tables: label, where the summary is, and its unit.
+KEY_ROWS: tuple[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], str], ...] = (
+    (
+        "class creation (5 fields, 2 defaults)",
+        "class creation",
+        lambda r: r["class creation"]["5 fields"],
+        "µs",
+    ),
+    (
+        "start-up: 200 types, above an empty module",
+        "start-up, 200 types",
+        lambda r: r["start-up"],
+        "ms",
+    ),
+    *(
+        (label, label, lambda r, label=label: r["operations"][label], "ns")
+        for label in KEY_OPERATIONS
+    ),
+)
+
+
+def key_markdown(results: dict[str, Any]) -> str:
+    """Return the key table in Markdown: every cell ``median [min, max] (ratio)``."""
     columns = list(results["meta"]["peers"])
-    lines = [
-        "| | " + " | ".join(columns) + " |",
-        "|---|" + "---|" * len(columns),
-        _row(
-            "class creation (5 fields, 2 defaults)",
-            results["class creation"]["5 fields"],
-            columns,
-            "µs",
-        ),
-        _row("start-up: 200 types, above an empty module", results["start-up"], columns, "ms"),
-    ]
-    operations = results["operations"]
-    for label in KEY_OPERATIONS:
-        lines.append(_row(label, operations[label], columns, "ns"))
+    lines = ["| | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    labelled = [(label, find(results)) for label, _, find, _ in KEY_ROWS]
+    for (label, summary), (_, _, _, unit) in zip(labelled, KEY_ROWS):
+        lines.append(_row(label, summary, columns, unit))
     memory = results["memory"]
     lines.append(
         "| memory: traced bytes per instance | "
-        + " | ".join(_bytes(memory["traced bytes per instance"].get(name)) for name in columns)
+        + " | ".join(bytes_cell(memory["traced bytes per instance"].get(name)) for name in columns)
         + " |"
     )
-    return "\n".join(lines)
+    notes = flag_notes(labelled)
+    return "\n".join(lines + (["", *notes] if notes else []))
 
 
 def full_markdown(results: dict[str, Any]) -> str:
@@ -133,12 +204,16 @@ def full_markdown(results: dict[str, Any]) -> str:
         "Versions: "
         + ", ".join(f"{name}: {version}" for name, version in meta["peers"].items())
         + ".",
-        f"Every figure is the median of {results['rounds']} interleaved rounds; "
-        "the ratio in brackets is to collections.namedtuple in the same run (lower is better).",
+        f"Every figure is the median of {results['rounds']} interleaved rounds, with the"
+        " smallest and the largest of them in square brackets; the ratio in round brackets"
+        " is of medians, to collections.namedtuple in the same run (lower is better)."
+        " ⚑ marks a row where two peers that run the same code for it (see"
+        " benchmarks/README.md) differ by more than the noise: by more than 5% and more than"
+        " either one's (max - min) / median.",
         "",
         "## Key ratios",
         "",
-        key_table(results),
+        key_markdown(results),
         "",
         "## Class creation",
         "",
@@ -146,6 +221,7 @@ def full_markdown(results: dict[str, Any]) -> str:
     ]
     for label, summary in results["class creation"].items():
         parts.append(_row(label, summary, columns, "µs"))
+    parts += _notes_block(results["class creation"].items())
     parts += ["", "## Start-up and import", "", header]
     parts.append(
         _row(
@@ -170,6 +246,7 @@ def full_markdown(results: dict[str, Any]) -> str:
     ]
     for label, summary in results["operations"].items():
         parts.append(_row(label, summary, [*columns, "struct sequence"], "ns"))
+    parts += _notes_block(results["operations"].items())
     if "attribute access by origin" in results:
         parts += [
             "",
@@ -181,8 +258,10 @@ def full_markdown(results: dict[str, Any]) -> str:
             "",
             header,
         ]
-        for origin, summary in results["attribute access by origin"].items():
+        by_origin = results["attribute access by origin"].items()
+        for origin, summary in by_origin:
             parts.append(_row(f"attribute access, {origin}", summary, columns, "ns"))
+        parts += _notes_block([(f"attribute access, {o}", summary) for o, summary in by_origin])
     memory = results["memory"]
     parts += [
         "",
@@ -193,7 +272,7 @@ def full_markdown(results: dict[str, Any]) -> str:
         + " | ".join(str(memory["getsizeof"].get(n, "n/a")) for n in columns)
         + " |",
         "| traced bytes per instance | "
-        + " | ".join(_bytes(memory["traced bytes per instance"].get(n)) for n in columns)
+        + " | ".join(bytes_cell(memory["traced bytes per instance"].get(n)) for n in columns)
         + " |",
         "",
         f"A plain 5-tuple: sys.getsizeof {memory['getsizeof'].get('tuple', 'n/a')}.",
@@ -208,9 +287,18 @@ def full_markdown(results: dict[str, Any]) -> str:
                 "| fields | " + " | ".join(columns) + " |",
                 "|---|" + "---|" * len(columns),
             ]
+            bounds = scaling.get("spread", {}).get(kind, {"min": {}, "max": {}})
             for index, size in enumerate(scaling["sizes"]):
                 row = [
-                    _cell(scaling[kind][name][index], None, unit)
+                    _cell(
+                        scaling[kind][name][index],
+                        None,
+                        unit,
+                        *(
+                            bounds[b][name][index] if name in bounds[b] else None
+                            for b in ("min", "max")
+                        ),
+                    )
                     if name in scaling[kind]
                     else "n/a"
                     for name in columns
@@ -219,6 +307,15 @@ def full_markdown(results: dict[str, Any]) -> str:
             parts.append("")
     parts += dropin_markdown(results)
     return "\n".join(parts) + "\n"
+
+
+def _notes_block(labelled: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
+    notes = flag_notes(list(labelled))
+    return ["", *notes] if notes else []
+
+
+def _range_ms(samples: Sequence[float]) -> str:
+    return f"[{min(samples) * 1e3:.1f}, {max(samples) * 1e3:.1f}]"
 
 
 def dropin_markdown(results: dict[str, Any]) -> list[str]:
@@ -239,13 +336,15 @@ def dropin_markdown(results: dict[str, Any]) -> list[str]:
         for label, summary in table.items():
             unit = "µs" if label.startswith("class") else "ns"
             parts.append(_row(label, summary, columns, unit))
+        parts += _notes_block(table.items())
     if "opt-in start-up" in results:
         startup = results["opt-in start-up"]
         parts += [
             "",
             "## The RECORDS_NAMEDTUPLE opt-in",
             "",
-            "Whole-process start-up, `python -c 'import <module>'`, medians, opt-in off and on:",
+            "Whole-process start-up, `python -c 'import <module>'`, medians [min, max],"
+            " opt-in off and on:",
             "",
             "| import | named tuple classes built | off | on | on / off |",
             "|---|---|---|---|---|",
@@ -253,7 +352,10 @@ def dropin_markdown(results: dict[str, Any]) -> list[str]:
         for module, built in startup["classes built"].items():
             off = harness.medians({"x": startup["off"][module]})["x"]
             on = harness.medians({"x": startup["on"][module]})["x"]
-            times = f"{off * 1e3:.1f} ms | {on * 1e3:.1f} ms | {on / off:.2f}×"
+            off_range, on_range = (_range_ms(startup[key][module]) for key in ("off", "on"))
+            times = (
+                f"{off * 1e3:.1f} ms {off_range} | {on * 1e3:.1f} ms {on_range} | {on / off:.2f}×"
+            )
             parts.append(f"| {module} | {built} | {times} |")
         empty = harness.medians(startup["empty"])
         parts += [

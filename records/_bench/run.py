@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from . import dropin, harness, report, suite
+from . import dropin, equivalence, harness, report, suite
 from .peers import PEERS
 
 TYPE_CHECKING = False
@@ -26,21 +26,34 @@ def available_peers() -> tuple[list[Peer], list[Peer]]:
     return found, missing
 
 
-def quick(rounds: int = 5) -> dict[str, Any]:
+def quick(rounds: int = 5, progress: harness.Progress | None = None) -> dict[str, Any]:
     """Measure the key comparisons, in well under 30 seconds."""
     peers, missing = available_peers()
     steps = rounds * len(peers) * 2 + rounds + len(peers)
-    progress = harness.Progress(steps)
+    progress = progress if progress is not None else harness.Progress(steps)
+    progress.total = steps
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "quick"), "rounds": rounds}
+    equivalent = equivalence.equivalent_peers(peers)
+    results["equivalent peers"] = equivalent
     classes = suite.class_creation(peers, 5, 2, rounds, progress)
     results["class creation"] = {"5 fields": report.summarise(classes)}
     startup = suite.startup(peers, rounds, progress)
     results["start-up"] = report.summarise(startup, baseline_key="empty module")
-    operations = suite.operations(peers, rounds, progress, loops=10_000)
-    results["operations"] = {name: report.summarise(s) for name, s in operations.items()}
+    results["operations"] = _operations(
+        suite.operations(peers, rounds, progress, loops=10_000), equivalent
+    )
     results["memory"] = suite.memory(peers, 100_000, progress)
     progress.finish()
     return results
+
+
+def _operations(
+    samples: dict[str, dict[str, list[float]]], equivalent: dict[str, list[list[str]]]
+) -> dict[str, Any]:
+    return {
+        name: report.summarise(found, equivalent=equivalent.get(name, ()))
+        for name, found in samples.items()
+    }
 
 
 def full(
@@ -50,6 +63,7 @@ def full(
     sizes: tuple[int, ...] = SCALING_SIZES,
     memory_count: int = 1_000_000,
     echo: tuple[int, int] = (20, 500),
+    progress: harness.Progress | None = None,
 ) -> dict[str, Any]:
     """
     Everything, written to *output* as JSON and Markdown (charts: see
@@ -70,8 +84,11 @@ def full(
         + rounds * len(dropin._factories())  # the drop-in namedtuple
         + 2 * scaling_rounds  # start-up and the echo server with the opt-in
     )
-    progress = harness.Progress(steps)
+    progress = progress if progress is not None else harness.Progress(steps)
+    progress.total = steps
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "full"), "rounds": rounds}
+    equivalent = equivalence.equivalent_peers(peers)
+    results["equivalent peers"] = equivalent
     # First: once a process has made tens of thousands of classes (as the
     # rest of the run does), making one more costs every factory 1-2 µs more.
     dropin_operations = dropin.namedtuple_operations(rounds, progress)
@@ -89,18 +106,19 @@ def full(
         ("30 fields", 30, 2, {}),
     ):
         samples = suite.class_creation(
-            peers, count, defaults, rounds, progress, per_round=100, **options
+            peers, count, defaults, rounds, progress, per_round=100, label=label, **options
         )
         creation[label] = report.summarise(samples)
     results["class creation"] = creation
     startup = suite.startup(peers, rounds, progress)
     results["start-up"] = report.summarise(startup, baseline_key="empty module")
     results["import time"] = report.summarise(suite.import_time(peers, 7, progress))
-    operations = suite.operations(peers, rounds, progress)
-    results["operations"] = {name: report.summarise(s) for name, s in operations.items()}
+    results["operations"] = _operations(suite.operations(peers, rounds, progress), equivalent)
     by_origin = suite.attribute_access_by_origin(peers, rounds, progress)
+    same_reads = equivalent.get("attribute access", [])
     results["attribute access by origin"] = {
-        origin: report.summarise(samples) for origin, samples in by_origin.items()
+        origin: report.summarise(samples, equivalent=same_reads)
+        for origin, samples in by_origin.items()
     }
     results["memory"] = suite.memory(peers, memory_count, progress)
     results["scaling"] = suite.scaling(peers, sizes, scaling_rounds, progress)

@@ -67,6 +67,7 @@ def class_creation(
     per_round: int = 200,
     functional: bool = False,
     gc_on: bool = False,
+    label: str = "",
 ) -> dict[str, list[float]]:
     """
     Seconds per class definition, *rounds* samples per peer.
@@ -74,15 +75,19 @@ def class_creation(
     With *fresh_names*, every class has field names never seen before (a
     shape-cache miss for records); otherwise one class statement is repeated.
     With *functional*, each peer's functional form makes the class (where it
-    has one); with *gc_on*, the garbage collector runs as it would.
+    has one); with *gc_on*, the garbage collector runs as it would. *label*
+    names the configuration in the progress display.
     """
+    plural = "field" if field_count == 1 else "fields"
+    label = label or f"{field_count} {plural}"
     samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
     namespaces: dict[str, dict[str, Any]] = {}
     for peer in peers:
         namespaces[peer.name] = {}
         exec(peer.setup, namespaces[peer.name])
     counter = 0
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round(f"class creation, {label}", index, rounds)
         for peer in peers:
             # The definitions run unrolled inside one function, as timeit runs
             # its statement: no exec per class. Every class has its own name,
@@ -101,7 +106,7 @@ def class_creation(
             exec("def run():\n" + _indent(body), namespace)  # generated names only
             seconds = harness.time_callable(namespace["run"], 1, gc_on=gc_on)
             samples[peer.name].append(seconds / per_round)
-            progress.step(f"class creation, {field_count} fields: {peer.name}")
+            progress.step(peer.name)
     return samples
 
 
@@ -143,7 +148,8 @@ def operations(
     table: dict[str, dict[str, list[float]]] = {}
     for operation in [*COMMON_OPERATIONS, "index access", "unpacking", "_replace", "_asdict"]:
         table[operation] = {}
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("instance operations", index, rounds)
         for peer in peers:
             statements = {**COMMON_OPERATIONS, **peer.operations}
             for operation, statement in statements.items():
@@ -151,7 +157,7 @@ def operations(
                 number = max(1, loops * _LOOP_FACTOR.get(operation, 1) // 10 // count)
                 elapsed = harness.time_statement(repeated, namespaces[peer.name], number) / count
                 table[operation].setdefault(peer.name, []).append(elapsed)
-            progress.step(f"instance operations: {peer.name}")
+            progress.step(peer.name)
     struct_time = _struct_sequence_operations(rounds, loops)
     for operation, values in struct_time.items():
         table[operation]["struct sequence"] = values
@@ -200,13 +206,14 @@ def attribute_access_by_origin(
     table: dict[str, dict[str, list[float]]] = {origin: {} for origin in ORIGINS}
     repeated, count = _unrolled("attribute access", "p.f2")
     number = max(1, loops * _LOOP_FACTOR["attribute access"] // 10 // count)
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("attribute access by where the class is made", index, rounds)
         for peer in peers:
             for origin in ORIGINS:
                 namespace = namespaces[origin][peer.name]
                 elapsed = harness.time_statement(repeated, namespace, number) / count
                 table[origin].setdefault(peer.name, []).append(elapsed)
-            progress.step(f"attribute access by origin: {peer.name}")
+            progress.step(peer.name)
     return table
 
 
@@ -239,6 +246,7 @@ def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dic
     except ImportError:
         tracemalloc = None  # type: ignore[assignment]
     values = tuple(range(1, 6))
+    progress.round("memory")
     for peer in peers:
         namespace = define(peer, field_names(5), 2)
         cls = namespace["P"]
@@ -254,7 +262,7 @@ def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dic
             tracemalloc.stop()
             del holder
             result["traced bytes per instance"][peer.name] = traced / count
-        progress.step(f"memory: {peer.name}")
+        progress.step(peer.name)
     with contextlib.suppress(TypeError):
         result["getsizeof"]["tuple"] = sys.getsizeof(values)
     return result
@@ -263,24 +271,38 @@ def memory(peers: Sequence[Peer], count: int, progress: harness.Progress) -> dic
 def scaling(
     peers: Sequence[Peer], sizes: Sequence[int], rounds: int, progress: harness.Progress
 ) -> dict[str, Any]:
-    """Class and instance creation time by number of fields."""
-    result: dict[str, Any] = {"sizes": list(sizes), "class creation": {}, "instance creation": {}}
+    """
+    Class and instance creation time by number of fields: medians per size
+    under each kind, and their smallest and largest samples under ``spread``.
+    """
+    kinds = ("class creation", "instance creation")
+    result: dict[str, Any] = {"sizes": list(sizes), **{kind: {} for kind in kinds}}
+    result["spread"] = {kind: {"min": {}, "max": {}} for kind in kinds}
+
+    def add(kind: str, samples: dict[str, list[float]]) -> None:
+        for name, median in harness.medians(samples).items():
+            result[kind].setdefault(name, []).append(median)
+        for bound, values in harness.spread(samples).items():
+            for name, value in values.items():
+                result["spread"][kind][bound].setdefault(name, []).append(value)
+
     for size in sizes:
         defaults = min(2, size // 2)
         per_round = 100 if size <= 10 else 40
-        classes = class_creation(peers, size, defaults, rounds, progress, per_round=per_round)
-        for name, median in harness.medians(classes).items():
-            result["class creation"].setdefault(name, []).append(median)
+        add(
+            "class creation",
+            class_creation(peers, size, defaults, rounds, progress, per_round=per_round),
+        )
         namespaces = {peer.name: define(peer, field_names(size), defaults) for peer in peers}
         call = "P(" + ", ".join(str(i) for i in range(size)) + ")"
         samples_by_peer: dict[str, list[float]] = {peer.name: [] for peer in peers}
+        progress.round(f"instance creation, {size} fields")
         for _ in range(rounds):
             for peer in peers:
                 elapsed = harness.time_statement(call, namespaces[peer.name], 10_000)
                 samples_by_peer[peer.name].append(elapsed)
-        for name, median in harness.medians(samples_by_peer).items():
-            result["instance creation"].setdefault(name, []).append(median)
-        progress.step(f"scaling, {size} fields")
+        add("instance creation", samples_by_peer)
+        progress.step()
     return result
 
 
@@ -328,10 +350,11 @@ def startup(
         paths = [directory, *[path for path in sys.path if path]]
         for module in modules.values():  # compile once, and warm the disk cache
             _child_seconds(module, paths)
-        for _ in range(rounds):
+        for index in range(1, rounds + 1):
+            progress.round("start-up, 200 types in a fresh process", index, rounds)
             for name, module in modules.items():
                 samples[name].append(_child_seconds(module, paths))
-            progress.step("start-up, 200 types in a fresh process")
+            progress.step()
     return samples
 
 
@@ -357,7 +380,8 @@ def import_time(
     modules = {peer.module for peer in peers} | {"records"}
     paths = [path for path in sys.path if path]
     samples: dict[str, list[float]] = {module: [] for module in sorted(modules)}
-    for _ in range(rounds):
+    for index in range(1, rounds + 1):
+        progress.round("import time", index, rounds)
         for module, values in samples.items():
             code = f"import sys; sys.path[:0] = {paths!r}; import {module}"
             stderr = subprocess.run(
@@ -369,5 +393,5 @@ def import_time(
             lines = [line for line in stderr.splitlines() if line.rstrip().endswith(f"| {module}")]
             # A module imported before the measured statement shows no line: 0 s.
             values.append(int(lines[-1].split("|")[1]) / 1e6 if lines else 0.0)
-        progress.step("import time")
+        progress.step()
     return samples
