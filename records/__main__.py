@@ -142,6 +142,9 @@ def _print_header(results: dict[str, Any]) -> None:
         f" {meta['machine'].split(',')[0]}: medians of {results['rounds']} interleaved rounds."
         f" records runs on its {meta['records path']}."
     )
+    path = str(meta["records path"])
+    if path.startswith("pure Python") and "RECORDS_PURE_PYTHON" not in path:
+        text += " Without it records is slower: python -m records info says how to build it."
     print(textwrap.fill(text, 100))
     for name in meta["missing peers"]:
         print(f"skipped {name}: not installed")

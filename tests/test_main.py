@@ -434,3 +434,24 @@ def test_terminal_table_states_the_spread(quick_results):
         "Spread, (max - min) / median over the rounds: 10% for half the figures or less,"
         " at most 40% (hash, c); every cell's: --markdown FILE."
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "hint"),
+    [
+        ("C accelerator (records._accelerator_c)", False),
+        ("pure Python (RECORDS_PURE_PYTHON is set)", False),
+        ("pure Python (the C accelerator is not available: No module named 'x')", True),
+    ],
+)
+def test_header_says_how_to_get_the_accelerator(capsys, path, hint):
+    """The header names the path, and how to build C where it is missing, not chosen."""
+    from records.__main__ import _print_header
+
+    meta = {"python": "3.13.0", "implementation": "CPython", "machine": "x86_64, 2 cores"}
+    _print_header({"meta": {**meta, "records path": path, "missing peers": []}, "rounds": 5})
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"records runs on its {path}." in text
+    assert hint == text.endswith(
+        "Without it records is slower: python -m records info says how to build it."
+    )
