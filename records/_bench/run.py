@@ -72,6 +72,7 @@ def full(
     """
     peers, missing = available_peers()
     scaling_rounds = max(3, rounds // 3)
+    opt_in = dropin.opt_in_installed()
     per_peer_rounds = rounds * len(peers)
     steps = (
         7 * per_peer_rounds  # class creation, seven configurations
@@ -82,7 +83,7 @@ def full(
         + len(peers)  # memory
         + len(sizes) * (scaling_rounds * len(peers) + 1)
         + rounds * len(dropin._factories())  # the drop-in namedtuple
-        + 2 * scaling_rounds  # start-up and the echo server with the opt-in
+        + (2 * scaling_rounds if opt_in else 0)  # start-up and the echo server with the opt-in
     )
     progress = progress if progress is not None else harness.Progress(steps)
     progress.total = steps
@@ -122,7 +123,7 @@ def full(
     }
     results["memory"] = suite.memory(peers, memory_count, progress)
     results["scaling"] = suite.scaling(peers, sizes, scaling_rounds, progress)
-    if dropin.opt_in_installed():
+    if opt_in:
         results["opt-in start-up"] = dropin.startup(scaling_rounds, progress)
         clients, requests = echo
         results["opt-in echo server"] = dropin.echo_server(
