@@ -18,7 +18,7 @@ fi
 env_dir="${TOX_ENV_DIR:-.tox/debug}"
 venv="$env_dir/debug-venv"
 [ -x "$venv/bin/python" ] || python3.11-dbg -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" \
+"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" "attrs>=23" \
     "cloudpickle>=3.0" "dill>=0.3.8" "joblib>=1.4"
 # A copy of the source tree, so the debug-ABI extension stays out of the checkout.
 tree="$env_dir/tree"
