@@ -326,8 +326,11 @@ def _may_be_classvar(annotation: object) -> bool:
 
 
 def field_accessor(cls: type[Record], name: str, index: int, doc: str, *, members: bool) -> Any:
-    """Return the accessor of field *name*: a member descriptor if *members*."""
-    if members and accelerator is not None:
+    """
+    Return the accessor of field *name*: a member descriptor if *members*,
+    unless *doc* holds a NUL, which the member's C string would cut off.
+    """
+    if members and accelerator is not None and "\x00" not in doc:
         return accelerator.member(cls, name, index, doc)
     return accessor(index, doc)
 

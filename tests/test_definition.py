@@ -530,3 +530,19 @@ def test_missing_repr():
 def test_field_docstring_of_helper():
     """field() documents itself."""
     assert "default_factory" in field.__doc__
+
+
+@pytest.mark.parametrize("doc", ["before\x00after", "\x00"])
+def test_field_doc_with_nul_is_kept_whole(doc):
+    """A field docstring holding a NUL is kept whole on every path (a C string would cut it)."""
+
+    class Noted(Record):
+        first: int = field(default=0, doc=doc)
+        second: int = 1
+
+    defined = Record.define(
+        "Defined", [("only", int)], defaults={"only": field(default=0, doc=doc)}
+    )
+    assert doc == Noted.first.__doc__ == defined.only.__doc__
+    assert (5, 1) == Noted(5) and 5 == Noted(5).first and 1 == Noted(5).second
+    assert Noted(first=2, second=3) == Noted()._replace(first=2, second=3)

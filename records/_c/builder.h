@@ -173,13 +173,18 @@ check_field_name(Builder *self, PyObject *record_name, PyObject *name)
 /* _builder.field_accessor: the accessor of field name at index, of the
  * sealed class cls. A member descriptor if cls is being built as a record
  * (prepare_allocation), with its room first (Python code may run before the
- * build ends, and find the descriptor); else the bounds-checked accessor
+ * build ends, and find the descriptor); else, or when its docstring holds a
+ * NUL (which a member's C string would cut), the bounds-checked accessor
  * (made with *scratch, see make_accessor). */
 static PyObject *
 field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc,
                PyObject **scratch)
 {
-    if (MEMBERS_ARE_FASTER && is_building(cls)) {
+    Py_ssize_t nul = PyUnicode_Check(doc) ? PyUnicode_FindChar(doc, 0, 0, PY_SSIZE_T_MAX, 1) : -1;
+    if (nul == -2) {
+        return NULL;
+    }
+    if (MEMBERS_ARE_FASTER && is_building(cls) && nul < 0) {
         if (lay_out_members(cls, index + 1) < 0) {
             return NULL;
         }
