@@ -9,7 +9,7 @@ records: immutable, typed record types that are real tuples.
 Point(x=1, y=0)
 """
 
-from . import _accelerator
+from . import _accelerator, _install
 from ._everywhere import restore_namedtuple, use_for_namedtuple
 from ._fields import MISSING, Field, field
 from ._funcs import asdict, fields, replace
@@ -18,7 +18,7 @@ from ._record import Record
 
 __version__ = "0.1.0"
 
-_accelerator.install(Record)
+_install.install(Record)
 
 ACCELERATED: bool = _accelerator.c is not None
 """Whether the optional C accelerator, ``records._accelerator_c``, is in use."""

@@ -149,7 +149,7 @@ def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
 
 
 #: The C accelerator's builders of named tuple classes, where it is loaded
-#: (set by ``records._accelerator.install``): ``c_namedtuple`` takes a call
+#: (set by ``records._install.install``): ``c_namedtuple`` takes a call
 #: whose names are all plain, or returns ``None``; ``c_namedtuple_class``
 #: builds the class for names checked here. Both make the same class.
 c_namedtuple: Any = None

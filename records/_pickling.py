@@ -12,10 +12,11 @@ registered to pickle by value), and while they rebuild it, it has no such
 attribute yet. So the accessor of a record field pickles as "field *index*
 of this class" instead:
 
-* ``install`` registers ``reduce_member`` with ``copyreg``, which ``pickle``,
-  ``copy`` and cloudpickle (joblib's too) consult before a type's own
-  ``__reduce__``: a record's accessor becomes ``field_accessor(cls, name,
-  index, doc)``, and any other member descriptor pickles as it always has.
+* ``install``, run as this module is imported, registers ``reduce_member``
+  with ``copyreg``, which ``pickle``, ``copy`` and cloudpickle (joblib's
+  too) consult before a type's own ``__reduce__``: a record's accessor
+  becomes ``field_accessor(cls, name, index, doc)``, and any other member
+  descriptor pickles as it always has.
   cloudpickle makes the class empty and then sets each attribute, so when
   ``field_accessor`` runs the class has no instance yet, and its accessors
   can be member descriptors again;
@@ -239,3 +240,7 @@ def register_dill() -> bool:
             dispatch[kind] = save_namedtuple_method
     _dill_registered = True
     return True
+
+
+# Where fields are member descriptors, they pickle as above from the start.
+install()

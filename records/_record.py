@@ -30,6 +30,11 @@ Instances have no ``__dict__`` (``_layout``), except where code other than
 CPython's own had the class before records could change its layout (see
 ``_sealing.may_seal``), or on an interpreter whose layout records has not
 verified: there setting or deleting attributes raises instead.
+
+Where the C accelerator is loaded, each method marked ``@c_twin`` is its C
+twin (``records/_c/record.h``) from the moment ``Record`` exists, and
+``__init_subclass__`` is the C class builder (``records/_install.py``); the
+Python definitions here stay the reference, kept in ``python_methods``.
 """
 
 from __future__ import annotations
@@ -38,15 +43,17 @@ import copyreg
 from _thread import get_ident
 
 from . import _builder, _codegen, _rules
-from ._accelerator import replaced_in_c
+from ._accelerator import c
 from ._compat import UNKNOWN_FIELD_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping  # noqa: F401 - Callable: type comments
-    from typing import Any, ClassVar  # noqa: F401 - ClassVar: in type comments
+    from typing import Any, ClassVar, TypeVar  # noqa: F401 - ClassVar: in type comments
 
     from typing_extensions import Self
+
+    _T = TypeVar("_T")
 
 _tuple_new = tuple.__new__
 # Types whose instances copy.deepcopy returns as they are, recording nothing.
@@ -56,6 +63,39 @@ _newobj = copyreg.__newobj__  # type: ignore[attr-defined]  # not in typeshed
 # (id(record), thread id) of every record whose repr is being computed, so that
 # a record reachable from its own fields prints as "..." instead of recursing.
 _repr_running: set[tuple[int, int]] = set()
+
+#: The Python definitions of the ``Record`` methods that run in C where the
+#: accelerator is loaded, by name, as the class body defined them: the tests
+#: run them on that build too. Empty on the pure-Python path.
+python_methods: dict[str, Any] = {}
+
+
+def c_twin(method: _T) -> _T:
+    """
+    Mark a method of ``Record`` that has a C twin in ``records/_c/record.h``:
+    where the C accelerator is loaded, ``Record`` holds the twin under that
+    name from the moment the class exists; elsewhere, *method* itself. A
+    change to one needs the same change to the other.
+    """
+    if c is None:
+        return method
+    return _CTwin(method)  # type: ignore[return-value]  # gone once Record exists
+
+
+class _CTwin:
+    """A marked method in ``Record``'s body, until the class exists."""
+
+    __slots__ = ("method",)
+
+    def __init__(self, method: object) -> None:
+        self.method = method
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        """Put the C twin in the new class under *name*, and keep the Python method."""
+        python_methods[name] = self.method
+        # A method descriptor of the class itself, as if it were defined in C:
+        # its __objclass__, __qualname__ and help() are the class's.
+        type.__setattr__(owner, name, c.record_methods(owner)[name])  # type: ignore[union-attr]
 
 
 class Record(tuple):  # type: ignore[type-arg]
@@ -95,7 +135,8 @@ class Record(tuple):  # type: ignore[type-arg]
     __record_factories__ = {}  # type: ClassVar[Mapping[str, Callable[[], Any]]]  # noqa: RUF012
     __match_args__ = ()  # type: ClassVar[tuple[str, ...]]
 
-    @replaced_in_c
+    # C twin: the C class builder (records/_c/builder.h), put in its place by
+    # records/_install.py, which explains why it cannot be chosen here.
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the new subclass a record type from its annotations."""
         # How, step by step: init_subclass() in records/_builder.py. __class__
@@ -135,8 +176,8 @@ class Record(tuple):  # type: ignore[type-arg]
         """
         raise TypeError(_rules.not_generic_message(cls.__name__))
 
+    @c_twin
     @classmethod
-    @replaced_in_c
     def _make(cls, iterable: Iterable[Any]) -> Self:
         """Make a new record from a sequence or iterable of field values."""
         if "__record_built__" not in cls.__dict__:
@@ -146,7 +187,7 @@ class Record(tuple):  # type: ignore[type-arg]
             raise TypeError(_rules.wrong_length_message(len(cls._fields), len(result)))
         return result
 
-    @replaced_in_c
+    @c_twin
     def _replace(self, /, **changes: Any) -> Self:
         """Return a new record with the given fields replaced by new values."""
         # Work per change, not per field: one lookup in _fields each. Unlike
@@ -169,7 +210,7 @@ class Record(tuple):  # type: ignore[type-arg]
         """Support ``copy.replace()`` (Python 3.13+)."""
         return self._replace(**changes)
 
-    @replaced_in_c
+    @c_twin
     def _asdict(self) -> dict[str, Any]:
         """Return a new dict which maps field names to their values."""
         return dict(zip(self._fields, self))
@@ -178,7 +219,7 @@ class Record(tuple):  # type: ignore[type-arg]
         """Return self as a plain tuple; used by copy and pickle."""
         return tuple(self)
 
-    @replaced_in_c
+    @c_twin
     def __reduce__(self) -> tuple[Any, ...]:
         """
         Pickle as made again by the class's ``__new__``, on every protocol,
@@ -194,14 +235,14 @@ class Record(tuple):  # type: ignore[type-arg]
             return (_newobj, (cls, *values), state)
         return (_newobj, (cls, *values))
 
-    @replaced_in_c
+    @c_twin
     def __copy__(self) -> Self:
         """Return a new record of the same class with the same items."""
         if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
             return _copy_by_reduce(self, None)  # type: ignore[no-any-return]
         return _tuple_new(self.__class__, self)
 
-    @replaced_in_c
+    @c_twin
     def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Self:
         """Return a new record of deep copies of the items."""
         if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
@@ -217,12 +258,12 @@ class Record(tuple):  # type: ignore[type-arg]
             copied = memo[id(self)] = _tuple_new(self.__class__, items)
         return copied
 
-    @replaced_in_c
+    @c_twin
     def __sizeof__(self) -> int:
         """Size of the record in memory, in bytes."""
         return tuple.__sizeof__(self)
 
-    @replaced_in_c
+    @c_twin
     def __repr__(self) -> str:
         """Return ``Point(x=1, y=2)``: the class name and each field's repr."""
         key = (id(self), get_ident())

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import records
-from records import Record, _accelerator, field
+from records import Record, _accelerator, _namedtuple, _record, field
 
 SUPPORTED = sys.implementation.name == "cpython" and (3, 10) <= sys.version_info[:2] <= (3, 15)
 accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
@@ -242,3 +242,68 @@ def test_signature_comes_from_the_python_constructor():
         tags: list = field(default_factory=list)
 
     assert "(x: int, tags: list = <factory>)" == str(inspect.signature(Point))
+
+
+class TestCTwins:
+    """Where each Record method with a C twin gets it: where the method is defined."""
+
+    @accelerated
+    def test_marked_methods_are_method_descriptors_of_record(self):
+        """Each method marked @c_twin is a C method descriptor of Record itself."""
+        import inspect
+
+        twins = _accelerator.c.record_methods(Record)
+        assert {*twins, "__init_subclass__"} == set(_record.python_methods)
+        for name, twin in twins.items():
+            method = vars(Record)[name]
+            assert type(twin) is type(method), name
+            assert method.__objclass__ is Record
+            assert f"Record.{name}" == method.__qualname__
+            assert f"<method '{name}' of 'Record' objects>" == repr(method)
+        assert "(self, /, **changes)" == str(inspect.signature(vars(Record)["_replace"]))
+
+    @accelerated
+    def test_init_subclass_is_the_c_class_builder(self):
+        """Record.__init_subclass__ is the Builder's, the one that also builds records.namedtuple's classes."""
+        builder = vars(Record)["__init_subclass__"].__func__.__self__
+        assert type(builder) is _accelerator.c.Builder
+        assert _namedtuple.c_namedtuple.__self__ is builder
+        assert _namedtuple.c_namedtuple_class.__self__ is builder
+        python = _record.python_methods["__init_subclass__"]
+        assert "__init_subclass__" == python.__func__.__code__.co_name
+
+    @accelerated
+    def test_python_methods_do_what_their_twins_do(self):
+        """The Python definitions, kept for the tests, give what the C twins give."""
+        import copy
+
+        class Point(Record):
+            x: int
+            y: list
+
+        point = Point(1, [2])
+        python = {
+            name: method.__get__(point, Point) for name, method in _record.python_methods.items()
+        }
+        assert point._replace(y=3) == python["_replace"](y=3)
+        assert point._asdict() == python["_asdict"]()
+        assert repr(point) == python["__repr__"]()
+        assert Point._make([1, 2]) == python["_make"]([1, 2])
+        # The C twin also counts the room of the allocation only the C path makes.
+        assert tuple.__sizeof__(point) == python["__sizeof__"]()
+        assert copy.copy(point) == python["__copy__"]()
+        assert copy.deepcopy(point) == python["__deepcopy__"](None)
+        function, arguments = python["__reduce__"]()
+        assert point == function(*arguments)
+
+    def test_pure_path_keeps_the_python_methods(self):
+        """On the pure-Python path, Record holds its Python methods, and nothing is kept aside."""
+        code = (
+            "from records import Record, _record\n"
+            "print(_record.python_methods, type(vars(Record)['_replace']).__name__,"
+            " type(vars(Record)['_make'].__func__).__name__,"
+            " type(vars(Record)['__init_subclass__'].__func__).__name__)"
+        )
+        env = {**os.environ, "RECORDS_PURE_PYTHON": "1"}
+        output = subprocess.check_output([sys.executable, "-c", code], text=True, env=env)
+        assert "{} function function function" == output.strip()

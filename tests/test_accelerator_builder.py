@@ -14,7 +14,7 @@ from support.python_builder import python_builder
 from support.strategies import record_shapes
 
 import records
-from records import Record, _accelerator, _builder, field
+from records import Record, _accelerator, _builder, _install, field
 
 pytestmark = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
 
@@ -233,7 +233,7 @@ def test_build_declines_other_types():
     class NotRecord(tuple):
         pass
 
-    builder = _accelerator.c.Builder(**_accelerator.builder_helpers(Record))
+    builder = _accelerator.c.Builder(**_install.builder_helpers(Record))
     assert builder.build(int) is False
     assert builder.build(NotRecord) is False
     assert "__dict__" in vars(NotRecord)
@@ -292,7 +292,7 @@ def test_one_shape_cache():
 def test_helpers_come_from_one_declaration():
     """Every helper the C builder declares is where it says, and passed in under its name."""
     sources = dict(_accelerator.c.helper_sources())
-    helpers = _accelerator.builder_helpers(Record)
+    helpers = _install.builder_helpers(Record)
     assert {"record", *sources} == set(helpers)
     assert helpers["record"] is Record
     for name, source in sources.items():

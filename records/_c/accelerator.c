@@ -14,7 +14,7 @@
  *   builder_helpers.h    C only: the Builder object and the Python helpers it
  *                        holds
  *   record.h             records/_record.py: the Record methods marked
- *                        @replaced_in_c (record_methods)
+ *                        @c_twin (record_methods)
  *   constructor.h        C only: a record's __new__ (the function that
  *                        records/_codegen.py generates, called from C), enable()
  *   members.h            C only: fields as member descriptors, and their room
@@ -153,8 +153,8 @@ static PyMethodDef module_methods[] = {
      "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper Builder() "
      "takes besides record: where records keeps it."},
     {"record_methods", records_record_methods, METH_O,
-     "record_methods(Record) -> dict\n\nC versions of _replace, _asdict, __repr__ and "
-     "_make, as descriptors of the Record class."},
+     "record_methods(Record) -> dict\n\nThe C twins of the Record methods marked @c_twin, "
+     "by name, as method descriptors of the class given."},
     {"seal", records_seal, METH_O,
      "seal(cls) -> bool\n\nRemove the instance __dict__ CPython gave the new tuple "
      "subclass cls; return whether its instances have no __dict__."},

@@ -2,7 +2,7 @@
  * The class builder: Record.__init_subclass__ in C.
  *
  * A Builder holds what the build needs from records' Python modules, for the
- * one Record class it serves (records/_accelerator.py makes it). Its
+ * one Record class it serves (records/_install.py makes it). Its
  * init_subclass():
  *   1. seals the layout first, before any Python code runs, where no code but
  *      CPython's own has had the class (may_seal_here);

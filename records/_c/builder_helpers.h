@@ -1,7 +1,7 @@
 /*
  * C only: the Builder object, what the C class builder of one Record class takes
  * from records' Python modules. Its Python side is the helper list
- * that records/_accelerator.py passes in (builder_helpers()), checked here
+ * that records/_install.py passes in (builder_helpers()), checked here
  * name by name (BUILDER_FIELDS) when the Builder is made.
  *
  * Part of records/_c/accelerator.c, which includes it once, after its

@@ -95,7 +95,7 @@ constructor_reduce(PyObject *self, PyObject *unused)
     }
     if (dill != NULL) {
         Py_DECREF(dill);
-        /* Imported with records (records/_accelerator.py). */
+        /* Imported with records (by records/_builder.py). */
         PyObject *pickling = PyImport_GetModule(str_pickling);
         PyObject *done = pickling == NULL ? NULL
                                           : PyObject_CallMethod(pickling, "register_dill", NULL);

@@ -1,7 +1,9 @@
 /*
- * _replace, _asdict, __repr__ and _make of the Record base class: the Python
- * methods of records/_record.py marked @replaced_in_c, with their results
- * and messages (taken from records/_rules.py on the error paths).
+ * The C twins of the Record methods marked @c_twin in records/_record.py
+ * (record_method_defs; record_sizeof is in members.h), with their results
+ * and messages (taken from records/_rules.py on the error paths). The
+ * decorator puts each in the Record class while the class is made, as a
+ * method descriptor of it (record_methods).
  *
  * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.

@@ -4,14 +4,14 @@ import contextlib
 
 import pytest
 
-from records import Record, _accelerator
+from records import Record, _record
 
 
 @contextlib.contextmanager
 def python_builder():
     """Build every record class in the block with ``records._builder`` only."""
     with pytest.MonkeyPatch.context() as patch:
-        python_init_subclass = _accelerator.python_methods.get("__init_subclass__")
+        python_init_subclass = _record.python_methods.get("__init_subclass__")
         if python_init_subclass is not None:
             patch.setattr(Record, "__init_subclass__", python_init_subclass)
         yield
