@@ -95,7 +95,7 @@ class _CTwin:
         python_methods[name] = self.method
         # A method descriptor of the class itself, as if it were defined in C:
         # its __objclass__, __qualname__ and help() are the class's.
-        type.__setattr__(owner, name, c.record_methods(owner)[name])  # type: ignore[union-attr]
+        type.__setattr__(owner, name, c.record_method(owner, name))  # type: ignore[union-attr]
 
 
 class Record(tuple):  # type: ignore[type-arg]

@@ -263,6 +263,20 @@ class TestCTwins:
         assert "(self, /, **changes)" == str(inspect.signature(vars(Record)["_replace"]))
 
     @accelerated
+    def test_only_a_method_with_a_c_twin_gets_one(self):
+        """The C module has a twin for each marked method, and says so for any other name."""
+        c = _accelerator.c
+        assert repr(vars(Record)["_replace"]) == repr(c.record_method(Record, "_replace"))
+        with pytest.raises(LookupError, match=r"^Record\.define has no C twin$"):
+            c.record_method(Record, "define")
+        with pytest.raises(TypeError, match=r"^record_method\(\) needs the Record class$"):
+            c.record_method(int, "_replace")
+        with pytest.raises(
+            TypeError, match=r"^record_method\(\) takes the Record class and a name$"
+        ):
+            c.record_method(Record)
+
+    @accelerated
     def test_init_subclass_is_the_c_class_builder(self):
         """Record.__init_subclass__ is the Builder's, the one that also builds records.namedtuple's classes."""
         builder = vars(Record)["__init_subclass__"].__func__.__self__

@@ -14,7 +14,7 @@
  *   builder_helpers.h    C only: the Builder object and the Python helpers it
  *                        holds
  *   record.h             records/_record.py: the Record methods marked
- *                        @c_twin (record_methods)
+ *                        @c_twin (record_method)
  *   constructor.h        C only: a record's __new__ (the function that
  *                        records/_codegen.py generates, called from C), enable()
  *   members.h            C only: fields as member descriptors, and their room
@@ -152,6 +152,9 @@ static PyMethodDef module_methods[] = {
     {"helper_sources", records_helper_sources, METH_NOARGS,
      "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper Builder() "
      "takes besides record: where records keeps it."},
+    {"record_method", (PyCFunction)(void (*)(void))records_record_method, METH_FASTCALL,
+     "record_method(Record, name) -> method_descriptor\n\nThe C twin of the Record method "
+     "name marked @c_twin, as a method descriptor of the class given."},
     {"record_methods", records_record_methods, METH_O,
      "record_methods(Record) -> dict\n\nThe C twins of the Record methods marked @c_twin, "
      "by name, as method descriptors of the class given."},

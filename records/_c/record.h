@@ -3,7 +3,7 @@
  * (record_method_defs; record_sizeof is in members.h), with their results
  * and messages (taken from records/_rules.py on the error paths). The
  * decorator puts each in the Record class while the class is made, as a
- * method descriptor of it (record_methods).
+ * method descriptor of it (record_method).
  *
  * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
@@ -519,11 +519,51 @@ static PyMethodDef record_method_defs[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* A descriptor of cls holding def: a method descriptor, or a classmethod one. */
+static PyObject *
+record_method_descriptor(PyTypeObject *cls, PyMethodDef *def)
+{
+    return (def->ml_flags & METH_CLASS) ? PyDescr_NewClassMethod(cls, def)
+                                        : PyDescr_NewMethod(cls, def);
+}
+
+/* 1 if cls is a tuple subclass, else 0 with a TypeError naming function. */
+static int
+check_record_class(PyObject *cls, const char *function)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs the Record class", function);
+        return 0;
+    }
+    return 1;
+}
+
+/* record_method(cls, name): the C twin of method name, for @c_twin as cls is
+ * made. No Python code runs here: both arguments stay borrowed. */
+static PyObject *
+records_record_method(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "record_method() takes the Record class and a name");
+        return NULL;
+    }
+    if (!check_record_class(args[0], "record_method")) {
+        return NULL;
+    }
+    for (PyMethodDef *def = record_method_defs; def->ml_name != NULL; def++) {
+        if (PyUnicode_CompareWithASCIIString(args[1], def->ml_name) == 0) {
+            return record_method_descriptor((PyTypeObject *)args[0], def);
+        }
+    }
+    PyErr_Format(PyExc_LookupError, "Record.%U has no C twin", args[1]);
+    return NULL;
+}
+
+/* record_methods(cls): every C twin, by name. */
 static PyObject *
 records_record_methods(PyObject *module, PyObject *cls)
 {
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "record_methods() needs the Record class");
+    if (!check_record_class(cls, "record_methods")) {
         return NULL;
     }
     PyObject *methods = PyDict_New();
@@ -531,9 +571,7 @@ records_record_methods(PyObject *module, PyObject *cls)
         return NULL;
     }
     for (PyMethodDef *def = record_method_defs; def->ml_name != NULL; def++) {
-        PyObject *descriptor = (def->ml_flags & METH_CLASS)
-            ? PyDescr_NewClassMethod((PyTypeObject *)cls, def)
-            : PyDescr_NewMethod((PyTypeObject *)cls, def);
+        PyObject *descriptor = record_method_descriptor((PyTypeObject *)cls, def);
         if (descriptor == NULL || PyDict_SetItemString(methods, def->ml_name, descriptor) < 0) {
             Py_XDECREF(descriptor);
             Py_DECREF(methods);
