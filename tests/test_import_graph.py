@@ -1,33 +1,55 @@
-"""
-The modules of each package import one another as a stack: no runtime
-import cycle.
-
-An import counts wherever it is written (at the top of a module, or lazily
-inside a function or class), except under ``if TYPE_CHECKING:``, which never
-runs. ``from package import name`` counts as an import of the submodule
-*name* where there is one, and of the package otherwise; the package a
-module belongs to, which Python imports first, is not counted (every
-package's ``__init__`` imports its own modules). Imports whose names are
-computed at run time (``__import__(f"records.{module}")``) are not seen.
-"""
+"""No module of a package imports itself back at run time, however indirectly."""
 
 import ast
+import textwrap
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).parent.parent
 
 
-def _module_names(directory, package):
-    """Map the dotted name of every module of *package* (in *directory*) to its file."""
-    modules = {}
+def runtime_import_cycles(directory, package):
+    """
+    Return the import cycles among the modules of *package*, read from *directory*.
+
+    Every import of the package's own modules counts, relative or absolute,
+    at module level, in a function or in a ``try``, except under
+    ``if TYPE_CHECKING:``. Subpackages are read too. Each cycle is a list of
+    imports, ``"pkg.a:3 imports pkg.b"``, from the first of its modules in
+    sorted order back to it; one cycle is given per group of modules that
+    import each other.
+    """
+    graph = _import_graph(Path(directory), package)
+    return [_cycle_through(graph, group) for group in _strongly_connected(graph)]
+
+
+def _modules(directory, package):
+    """Map each module's dotted name to its file (subpackages with an __init__.py)."""
+    found = {}
     for path in sorted(directory.rglob("*.py")):
-        parts = [package, *path.relative_to(directory).with_suffix("").parts]
+        parts = path.relative_to(directory).with_suffix("").parts
+        if not all(
+            (directory.joinpath(*parts[:i]) / "__init__.py").exists() for i in range(len(parts))
+        ):
+            continue  # not under a regular package
         if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
+            parts = parts[:-1]
+        found[".".join((package, *parts))] = path
+    return found
+
+
+def _runtime_imports(tree):
+    """Yield the Import and ImportFrom nodes of *tree* outside ``if TYPE_CHECKING:``."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def _is_type_checking(test):
@@ -36,137 +58,210 @@ def _is_type_checking(test):
     )
 
 
-def _imported(node, module, is_package):
-    """The dotted names *node* (an import statement in *module*) may import."""
-    if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
-    base = module if is_package else module.rpartition(".")[0]
-    for _ in range(node.level - 1):
-        base = base.rpartition(".")[0]
-    target = node.module if not node.level else ".".join(filter(None, [base, node.module]))
-    return [target, *(f"{target}.{alias.name}" for alias in node.names)]
-
-
-def runtime_imports(directory, package):
-    """
-    Return, for every module of *package* (whose files are in *directory*),
-    the modules of the package it imports at run time.
-    """
-    modules = _module_names(directory, package)
+def _import_graph(directory, package):
+    """Map each module to the modules of the package it imports, with the first line of each."""
+    modules = _modules(directory, package)
     graph = {}
-    for module, path in modules.items():
+    for name, path in modules.items():
         is_package = path.name == "__init__.py"
-        found = set()
-        pending = list(ast.iter_child_nodes(ast.parse(path.read_text(encoding="utf-8"))))
-        while pending:
-            node = pending.pop()
-            if isinstance(node, ast.If) and _is_type_checking(node.test):
-                pending.extend(node.orelse)
-                continue
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [name for name in _imported(node, module, is_package) if name in modules]
-                # from package import submodule: not the package itself,
-                # unless a name imported is no submodule.
-                submodules_only = len(names) - 1 == len(node.names)
-                found.update(
-                    names[1:] if isinstance(node, ast.ImportFrom) and submodules_only else names
-                )
-            pending.extend(ast.iter_child_nodes(node))
-        found.discard(module)
-        graph[module] = found
+        # The module and the packages around it are already running when it
+        # runs: importing them binds a name, reading from them needs them done.
+        running = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)}
+        edges = {}
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node, name, is_package, modules, running):
+                edges[target] = min(edges.get(target, node.lineno), node.lineno)
+        graph[name] = edges
     return graph
 
 
-def runtime_cycles(directory, package):
-    """
-    Return the runtime import cycles among the modules of *package* (in
-    *directory*): each as a list of modules, every one importing the next and
-    the last the first. Empty when the modules form a stack.
-    """
-    graph = runtime_imports(directory, package)
-    cycles = []
-    done = set()
-    for start in sorted(graph):
-        if start in done:
-            continue
-        # Depth first, from start: a module met again on the current path closes a cycle.
-        path, on_path, stack = [], set(), [(start, iter(sorted(graph[start])))]
-        path.append(start)
-        on_path.add(start)
-        while stack:
-            module, successors = stack[-1]
-            successor = next(successors, None)
-            if successor is None:
-                stack.pop()
-                on_path.discard(path.pop())
-                done.add(module)
-            elif successor in on_path:
-                cycles.append(path[path.index(successor) :])
-            elif successor not in done:
-                path.append(successor)
-                on_path.add(successor)
-                stack.append((successor, iter(sorted(graph[successor]))))
-    return cycles
+def _targets(node, name, is_package, modules, running):
+    """Return the modules of the package whose code an import statement may run."""
+    if isinstance(node, ast.Import):
+        imported = [(alias.name, ()) for alias in node.names]
+    else:
+        if node.level:
+            base = name.split(".") if is_package else name.split(".")[:-1]
+            if node.level - 1 >= len(base):
+                return set()  # above the top of the package read
+            base = base[: len(base) - node.level + 1]
+            module = ".".join(base + ([node.module] if node.module else []))
+        else:
+            module = node.module
+        imported = [(module, [alias.name for alias in node.names])]
+    targets = set()
+    for module, names in imported:
+        parts = module.split(".")
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if prefix in modules and prefix not in running:
+                targets.add(prefix)
+        for attribute in names:
+            if f"{module}.{attribute}" in modules:
+                targets.add(f"{module}.{attribute}")
+            elif module in modules and module != name:
+                targets.add(module)  # reads a name the module defines: it must have run
+    return targets
+
+
+def _strongly_connected(graph):
+    """Return the groups of modules that import each other, each sorted, in sorted order."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(module):
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while not group or group[-1] != module:
+                group.append(stack.pop())
+                on_stack.discard(group[-1])
+            if len(group) > 1 or module in graph[module]:
+                groups.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(groups)
+
+
+def _cycle_through(graph, group):
+    """Return the shortest chain of imports from the group's first module back to it."""
+    start = group[0]
+    paths = {start: [start]}
+    queue = [start]
+    for module in queue:
+        for target in sorted(graph[module]):
+            if target == start:
+                chain = [*paths[module], start]
+                return [
+                    f"{source}:{graph[source][imported]} imports {imported}"
+                    for source, imported in zip(chain, chain[1:])  # noqa: RUF007 - pairwise is 3.10+, PyPy 3.9 runs the suite
+                ]
+            if target in group and target not in paths:
+                paths[target] = [*paths[module], target]
+                queue.append(target)
+    raise AssertionError(f"no cycle through {start}")  # a group always has one
 
 
 @pytest.mark.parametrize("package", ["records", "records.mypy"])
 def test_no_runtime_import_cycle(package):
-    """Each package's modules import one another as a stack, subpackages included."""
+    """The package's modules import each other as a stack, never back up."""
     directory = ROOT.joinpath(*package.split("."))
-    assert [] == runtime_cycles(directory, package)
+    assert (directory / "__init__.py").exists()
+    assert [] == runtime_import_cycles(directory, package)
 
 
-def test_accelerator_loader_imports_nothing_of_records():
-    """records._accelerator, which every module may ask, stands at the bottom."""
-    graph = runtime_imports(ROOT / "records", "records")
-    assert set() == graph["records._accelerator"]
+def test_accelerator_loader_stands_at_the_bottom():
+    """records._accelerator, which any module may ask whether C is loaded, imports none of them."""
+    assert {} == _import_graph(ROOT / "records", "records")["records._accelerator"]
 
 
-def test_install_is_imported_by_the_package_alone():
-    """records._install stands at the top: only records/__init__.py imports it."""
-    graph = runtime_imports(ROOT / "records", "records")
-    assert {"records"} == {
-        module for module, imports in graph.items() if "records._install" in imports
-    }
+def test_install_stands_at_the_top():
+    """Only the package itself imports records._install, which wires the C class builder."""
+    graph = _import_graph(ROOT / "records", "records")
+    assert ["records"] == [
+        module for module, edges in graph.items() if "records._install" in edges
+    ]
 
 
-def _write(directory, files):
-    for name, text in files.items():
+def _write_package(tmp_path, files):
+    directory = tmp_path / "pkg"
+    for name, source in files.items():
         path = directory / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return directory
 
 
-def test_lazy_imports_count_and_type_checking_ones_do_not(tmp_path):
-    """A lazy import inside a function closes a cycle; one under TYPE_CHECKING does not."""
-    package = tmp_path / "pkg"
-    _write(
-        package,
+def test_cycle_is_found_and_named(tmp_path):
+    """A loop through a lazy, a try and an absolute import is reported with its lines."""
+    directory = _write_package(
+        tmp_path,
         {
-            "__init__.py": "from . import a\n",
+            "__init__.py": "from .a import run\n",
             "a.py": "from . import b\n",
-            "b.py": "def f():\n    from .a import g\n",
-            "c.py": "from .b import f\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from . import d\n",
-            "d.py": "from .c import x\n",
-        },
-    )
-    graph = runtime_imports(package, "pkg")
-    assert {"pkg.a"} == graph["pkg"]
-    assert {"pkg.b"} == graph["pkg.c"]
-    assert [["pkg.a", "pkg.b"]] == runtime_cycles(package, "pkg")
+            "b.py": """\
+                try:
+                    import fast
+                except ImportError:
+                    fast = None
 
-
-def test_cycles_through_subpackages_and_the_package_are_found(tmp_path):
-    """A module that imports its package, which imports it, is a cycle; so is one across subpackages."""
-    package = tmp_path / "pkg"
-    _write(
-        package,
-        {
-            "__init__.py": "from .sub.x import y\n",
+                def later():
+                    from .sub.c import thing
+                """,
             "sub/__init__.py": "",
-            "sub/x.py": "import pkg.sub.z\ny = 1\n",
-            "sub/z.py": "def f():\n    import pkg\n",
+            "sub/c.py": "\n\nfrom pkg.a import run\n",
         },
     )
-    assert [["pkg", "pkg.sub.x", "pkg.sub.z"]] == runtime_cycles(package, "pkg")
-    assert [] == runtime_cycles(package / "sub", "pkg.sub")
+    assert [
+        ["pkg.a:1 imports pkg.b", "pkg.b:7 imports pkg.sub.c", "pkg.sub.c:3 imports pkg.a"]
+    ] == runtime_import_cycles(directory, "pkg")
+
+    (directory / "b.py").write_text(
+        "try:\n    from .sub import c\nexcept ImportError:\n    pass\n", encoding="utf-8"
+    )
+    assert [
+        ["pkg.a:1 imports pkg.b", "pkg.b:2 imports pkg.sub.c", "pkg.sub.c:3 imports pkg.a"]
+    ] == runtime_import_cycles(directory, "pkg")
+
+
+def test_type_checking_back_import_is_no_cycle(tmp_path):
+    """An import under ``if TYPE_CHECKING:`` runs only for type checkers; its else branch runs."""
+    files = {
+        "__init__.py": "from .a import run\n",
+        "a.py": "from .b import helper\n\ndef run(): ...\n",
+        "b.py": textwrap.dedent(
+            """\
+            import typing
+
+            TYPE_CHECKING = False
+            if TYPE_CHECKING:
+                from .a import run
+            if typing.TYPE_CHECKING:
+                from pkg.a import run
+
+            def helper(): ...
+            """
+        ),
+    }
+    assert [] == runtime_import_cycles(_write_package(tmp_path, files), "pkg")
+
+    files["b.py"] += "if TYPE_CHECKING:\n    pass\nelse:\n    from .a import run\n"
+    assert [["pkg.a:1 imports pkg.b", "pkg.b:13 imports pkg.a"]] == runtime_import_cycles(
+        _write_package(tmp_path, files), "pkg"
+    )
+
+
+def test_package_imports_of_a_running_module(tmp_path):
+    """
+    A submodule taken from its own package is no loop; a name read from the
+    package's ``__init__`` is, since the package is still running.
+    """
+    files = {
+        "__init__.py": "from . import a\nVERSION = 1\n",
+        "a.py": "from . import b\nimport pkg.b\nimport pkg\n",
+        "b.py": "",
+    }
+    assert [] == runtime_import_cycles(_write_package(tmp_path, files), "pkg")
+
+    files["b.py"] = "from pkg import VERSION\n"
+    assert [
+        ["pkg:1 imports pkg.a", "pkg.a:1 imports pkg.b", "pkg.b:1 imports pkg"]
+    ] == runtime_import_cycles(_write_package(tmp_path, files), "pkg")
+
+
+def test_imports_outside_the_package_are_left_out(tmp_path):
+    """Imports of other packages, and relative imports above the one read, are no edges."""
+    files = {
+        "__init__.py": "from .. import records\nfrom os import path\nimport json\n",
+        "a.py": "from ... import anything\n",
+    }
+    assert [] == runtime_import_cycles(_write_package(tmp_path, files), "pkg")

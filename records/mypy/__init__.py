@@ -14,9 +14,10 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, Plugin
 from mypy.types import DATACLASS_TRANSFORM_NAMES
 
+from ._fields import RECORD_FULLNAMES, is_record
 from ._functional import define_hook
 from ._replace import REPLACE_FULLNAMES, replace_hook
-from ._transform import RECORD_FULLNAMES, is_record, transform
+from ._transform import transform
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

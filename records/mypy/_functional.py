@@ -28,6 +28,7 @@ from mypy.plugin import ClassDefContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from . import _errors
+from ._fields import any_type
 from ._transform import transform
 
 TYPE_CHECKING = False
@@ -115,9 +116,7 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         var.info = info
         var._fullname = f"{info.fullname}.{name}"
         info.names[name] = SymbolTableNode(MDEF, var)
-        statement = AssignmentStmt(
-            [NameExpr(name)], defaults.get(name, TempNode(AnyType(TypeOfAny.special_form))), typ
-        )
+        statement = AssignmentStmt([NameExpr(name)], defaults.get(name, TempNode(any_type())), typ)
         statement.new_syntax = True
         statement.line = ctx.call.line
         defn.defs.body.append(statement)

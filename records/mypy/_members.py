@@ -35,17 +35,13 @@ from mypy.types import (
     UnionType,
 )
 
+from ._fields import Field, any_type
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mypy.plugin import ClassDefContext
 
-    from ._transform import Field
-
 SELF_TVAR_NAME = "_RecordSelf"
-
-
-def _any() -> AnyType:
-    return AnyType(TypeOfAny.special_form)
 
 
 def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = False) -> None:
@@ -60,9 +56,9 @@ def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = 
     info = ctx.cls.info
     api = ctx.api
     str_type = api.named_type("builtins.str")
-    any_tuple = api.named_type("builtins.tuple", [_any()])
+    any_tuple = api.named_type("builtins.tuple", [any_type()])
     _add_var(info, "_fields", TupleType([str_type for _ in fields], any_tuple))
-    _add_var(info, "_field_defaults", api.named_type("builtins.dict", [str_type, _any()]))
+    _add_var(info, "_field_defaults", api.named_type("builtins.dict", [str_type, any_type()]))
     literals: list[Type] = [LiteralType(field.name, str_type) for field in fields]
     _add_var(info, "__match_args__", TupleType(literals, any_tuple))
 
@@ -74,14 +70,14 @@ def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = 
     _add_method(ctx, self_tvar, "__new__", new_args, None, kind="new")
     replace_args = [Argument(Var(f.name, f.type), f.type, None, ARG_NAMED_OPT) for f in fields]
     _add_method(ctx, self_tvar, "_replace", replace_args, None)
-    iterable = api.named_type("typing.Iterable", [_any()])
+    iterable = api.named_type("typing.Iterable", [any_type()])
     make_args = [Argument(Var("iterable", iterable), iterable, None, ARG_POS)]
     _add_method(ctx, self_tvar, "_make", make_args, None, kind="classmethod")
-    as_dict = api.named_type("builtins.dict", [str_type, _any()])
+    as_dict = api.named_type("builtins.dict", [str_type, any_type()])
     _add_method(ctx, self_tvar, "_asdict", [], as_dict)
     # Iterating gives the union of the field types (the class's own tuple base
     # is tuple[Any, ...], which would give Any).
-    item = UnionType.make_union([field.type for field in fields]) if fields else _any()
+    item = UnionType.make_union([field.type for field in fields]) if fields else any_type()
     _add_method(ctx, self_tvar, "__iter__", [], api.named_type("typing.Iterator", [item]))
 
 

@@ -3,8 +3,9 @@ Turn a record class into what mypy needs: fields, a tuple type, and methods.
 
 Runs from ``get_base_class_hook`` after the class body is analysed, possibly
 several times (deferral), so every step is idempotent. All state lives on the
-``TypeInfo``: ``names``, ``tuple_type`` and ``metadata["records"]`` (JSON).
-``_members`` adds the generated methods and attributes.
+``TypeInfo``: ``names``, ``tuple_type`` and ``metadata["records"]`` (JSON,
+written and read by ``_fields``). ``_members`` adds the generated methods and
+attributes.
 """
 
 from __future__ import annotations
@@ -27,15 +28,12 @@ from mypy.nodes import (
     Var,
 )
 from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
-from mypy.typeops import map_type_from_supertype
 from mypy.types import (
-    AnyType,
     CallableType,
     Instance,
     TupleType,
     Type,
     TypeAliasType,
-    TypeOfAny,
     TypeType,
     UnionType,
     get_proper_type,
@@ -43,16 +41,23 @@ from mypy.types import (
 )
 
 from . import _errors
+from ._fields import (
+    FIELD_FULLNAMES,
+    Field,
+    any_type,
+    is_built,
+    is_record,
+    is_synthetic,
+    store,
+    stored_fields,
+    stored_names,
+)
 from ._members import add_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
-#: Where Record is defined: the stub (records) or the source (records._record).
-RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
-FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
-METADATA_KEY = "records"
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
 #: Other libraries' field functions, which records would take as a default value.
 FOREIGN_FIELD_CALLS = {
@@ -69,22 +74,6 @@ FOREIGN_FIELD_CALLS = {
 }
 #: Methods a record's body cannot define: nothing would call them as meant.
 REFUSED_METHODS = ("__init__", "__post_init__")
-
-
-def is_record(info: TypeInfo) -> bool:
-    """Whether *info* is a record class (Record itself excluded)."""
-    return info.fullname not in RECORD_FULLNAMES and any(
-        base.fullname in RECORD_FULLNAMES for base in info.mro
-    )
-
-
-class Field:
-    """One field as the plugin sees it."""
-
-    def __init__(self, name: str, typ: Type, has_default: bool) -> None:
-        self.name = name
-        self.type = typ
-        self.has_default = has_default
 
 
 class _Collected:
@@ -151,11 +140,11 @@ class RecordTransformer:
         for base in self.info.mro[1:]:
             if not is_record(base):
                 continue
-            if METADATA_KEY not in base.metadata:
+            if not is_built(base):
                 if not self.api.final_iteration:
                     self.api.defer()
                 return None
-            if base.metadata[METADATA_KEY]["fields"]:
+            if stored_names(base):
                 if source is None:
                     source = base
                 elif not source.has_base(base.fullname) and _is_direct_base(self.info, base):
@@ -167,20 +156,7 @@ class RecordTransformer:
 
     def _collect_inherited(self, source: TypeInfo | None) -> list[Field]:
         """Return the fields of the record base, typed as this class sees them."""
-        inherited: list[Field] = []
-        if source is None:
-            return inherited
-        for entry in source.metadata[METADATA_KEY]["fields"]:
-            # The field's Var lives on the record that declared it, which may
-            # be further up than the nearest record base.
-            symbol = source.get(entry["name"])
-            node = symbol.node if symbol is not None else None
-            if isinstance(node, Var) and node.type is not None:
-                mapped = map_type_from_supertype(node.type, self.info, node.info)
-            else:
-                mapped = _any()
-            inherited.append(Field(entry["name"], mapped, entry["has_default"]))
-        return inherited
+        return stored_fields(source, self.info) if source is not None else []
 
     def _collect_own(self, source: TypeInfo | None, inherited: list[Field]) -> list[Field] | None:
         """Return the fields the class body annotates; report the errors in them."""
@@ -208,7 +184,7 @@ class RecordTransformer:
                 if not api.final_iteration:
                     api.defer()
                     return None
-                node.type = _any()
+                node.type = any_type()
             if name.startswith("_"):
                 _errors.error_field_name(api, record, name, stmt)
             if any(field.name == name for field in inherited):
@@ -233,7 +209,7 @@ class RecordTransformer:
             # one, or one across an import cycle) as plain classes. Point them at
             # the records' tuple types through their type aliases, as mypy does
             # for named tuples: recursive, and printed by name.
-            fallback = api.named_type("builtins.tuple", [_any()])
+            fallback = api.named_type("builtins.tuple", [any_type()])
             self.info.update_tuple_type(TupleType([f.type for f in fields], fallback))
             for field in collected.own:
                 field.type = _as_tuple_types(field.type)
@@ -243,13 +219,8 @@ class RecordTransformer:
         # Below a record made by Record.define, self type variables do not bind
         # either (mypy 2.4): the whole family uses concrete class types.
         source = collected.source
-        synthetic = self.synthetic or (
-            source is not None and bool(source.metadata[METADATA_KEY].get("synthetic"))
-        )
-        self.info.metadata[METADATA_KEY] = {
-            "fields": [{"name": f.name, "has_default": f.has_default} for f in fields],
-            "synthetic": synthetic,
-        }
+        synthetic = self.synthetic or (source is not None and is_synthetic(source))
+        store(self.info, fields, synthetic=synthetic)
         _forget_own_tuple_conflict(self.ctx)
         _set_tuple_type(self.ctx, fields)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
@@ -382,15 +353,9 @@ def _is_direct_base(info: TypeInfo, base: TypeInfo) -> bool:
 
 def _declaring_class(source: TypeInfo, name: str) -> str:
     for klass in reversed(source.mro):
-        if METADATA_KEY in klass.metadata and any(
-            entry["name"] == name for entry in klass.metadata[METADATA_KEY]["fields"]
-        ):
+        if name in stored_names(klass):
             return klass.name
     return source.name
-
-
-def _any() -> AnyType:
-    return AnyType(TypeOfAny.special_form)
 
 
 def _has_default(
@@ -451,7 +416,7 @@ def _check_mutable(
 def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
     """Make the class a tuple type of its fields' types."""
     info = ctx.cls.info
-    fallback = ctx.api.named_type("builtins.tuple", [_any()])
+    fallback = ctx.api.named_type("builtins.tuple", [any_type()])
     tuple_type = TupleType([field.type for field in fields], fallback)
     info.update_tuple_type(tuple_type)
     if info.special_alias is not None and info.defn.type_vars:

@@ -9,9 +9,12 @@ cat <<NOTE
 records: the whole test suite, one tox env per CPU core.
   Runs: CPython 3.10 to 3.15 from PATH (C accelerator and pure Python), PyPy,
         a debug CPython with a reference-leak check, client libraries, type
-        checkers, the docs build, lint and a 30-second fuzzing run.
+        checkers, the docs build, lint, a 30-second fuzzing run, and the
+        migration of three projects from the package index (their suites
+        before and after).
   Installs: tox into $runner (a venv of $(python3 --version 2>&1)); each env's
-        test dependencies from the package index into .tox/<env>; and, when
+        test dependencies from the package index into .tox/<env> (and the
+        source distributions of packaging, webcolors and rfc3986); and, when
         run as root on Debian and missing, the packages pypy3, pypy3-venv,
         pypy3-lib-testsuite, python3.11-dbg, python3.11-dev and
         python3.11-venv (apt-get).

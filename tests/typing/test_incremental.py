@@ -224,3 +224,39 @@ def test_daemon_keeps_the_methods_of_a_record_in_a_function_typed(tmp_path):
     grown = SHAPES + "    z: int = 0\n"  # Point gets a field
     outputs = _daemon_steps(tmp_path, [(SHAPES, LOCAL_USE), (grown, LOCAL_USE)], strict=True)
     assert [[], []] == outputs
+
+
+SUBCLASS_USE = textwrap.dedent(
+    """
+    from shapes import Point3
+    class Point4(Point3):
+        w: bytes
+    class Again(Point3):
+        x: str = ""
+    reveal_type(Point4(1, 2, "a", b""))
+    """
+)
+
+
+def test_fields_read_back_from_the_cache(tmp_path):
+    """
+    A record's fields, read from the cache (its module unchanged), make its
+    subclass in an edited module: their types, which have defaults, and
+    which record declares them.
+    """
+    project, cache = tmp_path / "project", tmp_path / "cache"
+    project.mkdir()
+    _write(project, EDITED_SHAPES, USE)
+    _mypy(project, cache)
+    _write(project, EDITED_SHAPES, SUBCLASS_USE)
+    warm = _mypy(project, cache)
+    assert _mypy(project, tmp_path / "fresh-cache") == warm
+    assert [
+        'use.py:4: error: record "Point4": non-default field "w" follows default field "z"  '
+        "[records-field-order]",
+        'use.py:6: error: Incompatible types in assignment (expression has type "str", base '
+        'class "Point" defined the type as "int")  [assignment]',
+        'use.py:6: error: record "Again": field "x" is already defined in base record "Point"  '
+        "[records-redefined-field]",
+        'use.py:7: note: Revealed type is "tuple[int, int, str, bytes, fallback=use.Point4]"',
+    ] == _reports(warm)

@@ -1,0 +1,268 @@
+"""
+Migrate real projects with ``python -m records migrate``, and time one hot
+path of each before and after.
+
+Usage: ``python benchmarks/migrated_projects.py [--rounds R] [--output FILE.md]
+[--work DIR]`` (needs the ``migrate`` extra and the package index).
+
+Each project of ``PROJECTS`` is a pinned source distribution that ships its
+tests. It is downloaded and unpacked twice; one copy's package is migrated.
+Each round times the hot path in both copies, one fresh process each,
+interleaved; a process reports the median of its repeats, and the report
+gives the median over the rounds, their smallest and largest, and the
+ratio after / before. ``tests/test_migrate_projects.py`` runs each project's
+own suite on both copies (``run_suite``) and compares them test by test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree
+
+
+@dataclass(frozen=True)
+class HotPath:
+    """One operation of a project, timed: what it does, its set-up and statement."""
+
+    what: str
+    setup: str
+    statement: str
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project from the package index, its suite, and hot paths of it."""
+
+    name: str
+    version: str
+    hot_paths: tuple[HotPath, ...]
+    #: The folder that holds its package, and its tests, in the unpacked sdist.
+    source: str = "src"
+    tests: str = "tests"
+    #: What its named tuples are written with.
+    spelling: str = "typing.NamedTuple"
+
+
+PROJECTS = [
+    Project(
+        "packaging",
+        "25.0",
+        (
+            HotPath(
+                "parse a version: `Version(text)` (a `_Version` NamedTuple per call)",
+                "from packaging.version import Version",
+                "Version('1.2.3rc1.post2.dev3+local.7')",
+            ),
+            HotPath(
+                "print a version: `str(version)` (reads its `_Version`'s fields)",
+                "from packaging.version import Version; v = Version('1!1.2.3rc1.post2.dev3')",
+                "str(v)",
+            ),
+        ),
+    ),
+    Project(
+        "webcolors",
+        "25.10.0",
+        (
+            HotPath(
+                "a hex colour to RGB: `hex_to_rgb(text)` (an `IntegerRGB` NamedTuple)",
+                "from webcolors import hex_to_rgb",
+                "hex_to_rgb('#ff8800')",
+            ),
+        ),
+    ),
+    Project(
+        "rfc3986",
+        "2.0.0",
+        (
+            HotPath(
+                "parse a URI: `uri_reference(text)` (a `collections.namedtuple` subclass)",
+                "from rfc3986 import uri_reference",
+                "uri_reference('https://user@example.com:8080/a/b?q=1#frag')",
+            ),
+            HotPath(
+                "change a URI: `uri.copy_with(path=...)` (its `_replace`)",
+                "from rfc3986 import uri_reference; "
+                "u = uri_reference('https://user@example.com:8080/a/b?q=1#frag')",
+                "u.copy_with(path='/x')",
+            ),
+        ),
+        spelling="collections.namedtuple",
+    ),
+]
+
+
+def fetch(project: Project, into: Path) -> Path:
+    """Download and unpack *project*'s source distribution under *into*."""
+    downloads = into / "downloads"
+    subprocess.run(
+        [
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--no-binary", ":all:", "--dest", str(downloads),
+            f"{project.name}=={project.version}",
+        ],
+        check=True,
+    )  # fmt: skip
+    (archive,) = downloads.glob(f"{project.name}-{project.version}.tar.gz")
+    with tarfile.open(archive) as opened:
+        if hasattr(tarfile, "data_filter"):
+            opened.extractall(into, filter="data")
+        else:  # pragma: no cover - CPython before 3.10.12 / 3.11.4
+            opened.extractall(into)
+    return into / f"{project.name}-{project.version}"
+
+
+def prepare(project: Project, work: Path) -> tuple[Path, Path, str]:
+    """
+    Unpack *project* twice under *work* (``before``, ``after``), migrate the
+    package of ``after``, and return both trees and the command's report.
+    """
+    unpacked = fetch(project, work / "download")
+    before, after = work / "before", work / "after"
+    shutil.copytree(unpacked, before)
+    shutil.copytree(unpacked, after)
+    result = subprocess.run(
+        [sys.executable, "-m", "records", "migrate", str(after / project.source)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return before, after, result.stdout
+
+
+def project_environment(tree: Path, project: Project, **extra: str) -> dict[str, str]:
+    """Return the environment that imports *project* from *tree*, not site-packages."""
+    env = {**os.environ, **extra, "PYTHONPATH": str(tree / project.source)}
+    for name in ("PYTHONDEVMODE", "PYTHONWARNINGS"):
+        env.pop(name, None)
+    return env
+
+
+def run_suite(project: Project, tree: Path, **extra: str) -> dict[str, str]:
+    """Run *project*'s own tests in *tree*; return each test's outcome by its id."""
+    report = tree / "junit.xml"
+    subprocess.run(
+        [
+            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short",
+            f"--junitxml={report}", project.tests,
+        ],
+        cwd=tree,
+        env=project_environment(tree, project, **extra),
+        capture_output=True,
+        check=False,  # a failing test is an outcome, read from the report
+    )  # fmt: skip
+    outcomes = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+        outcomes[f"{case.get('classname')}::{case.get('name')}"] = (kinds or ["passed"])[0]
+    return outcomes
+
+
+TIMER = """\
+import statistics, timeit
+timer = timeit.Timer({statement!r}, {setup!r})
+number, _ = timer.autorange()
+print(statistics.median(timer.repeat(repeat=7, number=number)) / number)
+"""
+
+
+def time_once(project: Project, hot_path: HotPath, tree: Path) -> float:
+    """Time *hot_path* in a fresh process importing *tree*: seconds per call."""
+    code = TIMER.format(statement=hot_path.statement, setup=hot_path.setup)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tree,
+        env=project_environment(tree, project),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(result.stdout)
+
+
+def measure(
+    project: Project, hot_path: HotPath, before: Path, after: Path, rounds: int
+) -> dict[str, list[float]]:
+    """Time *hot_path* in both trees, interleaved, *rounds* times."""
+    times: dict[str, list[float]] = {"before": [], "after": []}
+    for _ in range(rounds):
+        times["before"].append(time_once(project, hot_path, before))
+        times["after"].append(time_once(project, hot_path, after))
+    return times
+
+
+def _cell(values: list[float]) -> str:
+    return (
+        f"{statistics.median(values) * 1e9:.0f} ns "
+        f"[{min(values) * 1e9:.0f}, {max(values) * 1e9:.0f}]"
+    )
+
+
+def report(rows: list[tuple[Project, str, HotPath, dict[str, list[float]]]], rounds: int) -> str:
+    """Return the Markdown report of a run."""
+    import records
+
+    lines = [
+        "# Migrated projects: a hot path before and after `python -m records migrate`",
+        "",
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {records.ACCELERATOR}; {rounds} rounds, each a fresh "
+        "process per copy (median of 7 repeats), interleaved; cells: median "
+        "[smallest, largest] per call; ratio: after / before, of the medians.",
+        "",
+        "| project | its named tuples | hot path | before | after | ratio |",
+        "|---|---|---|---|---|---|",
+    ]
+    for project, changed, hot_path, times in rows:
+        ratio = statistics.median(times["after"]) / statistics.median(times["before"])
+        lines.append(
+            f"| {project.name} {project.version} | {project.spelling} ({changed}) | "
+            f"{hot_path.what} | {_cell(times['before'])} | {_cell(times['after'])} | "
+            f"{ratio:.2f}× |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def changed_count(migration_report: str) -> str:
+    """Return how many definitions the command changed, from its summary."""
+    summary = next(line for line in migration_report.splitlines() if line.startswith("changed"))
+    return summary.split(" in ", 1)[0].removeprefix("changed ") + " migrated"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Migrate every project and time its hot path before and after."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (default 9)")
+    parser.add_argument("--output", help="also write the Markdown report to this file")
+    parser.add_argument("--work", help="where to unpack the projects (default: a temporary dir)")
+    arguments = parser.parse_args(argv)
+    if arguments.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {arguments.rounds}")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="records-migrated-") as temporary:
+        work = Path(arguments.work or temporary)
+        for project in PROJECTS:
+            print(f"{project.name} {project.version}: migrating, then timing", file=sys.stderr)
+            before, after, migration = prepare(project, work / project.name)
+            for hot_path in project.hot_paths:
+                times = measure(project, hot_path, before, after, arguments.rounds)
+                rows.append((project, changed_count(migration), hot_path, times))
+    text = report(rows, arguments.rounds)
+    print(text)
+    if arguments.output:
+        Path(arguments.output).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

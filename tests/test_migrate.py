@@ -1,0 +1,657 @@
+"""
+``python -m records migrate``: what it rewrites, what it leaves and why, and
+that the migrated code behaves as before.
+
+The rewrite needs libcst (the ``migrate`` extra), which every CPython env of
+the test command installs; PyPy runs without it.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("libcst", reason="libcst comes with the migrate extra (CPython envs)")
+
+from records import _migrate
+
+AFTERWARDS = _migrate.AFTERWARDS
+
+
+def write(folder, name, source):
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def migrate(capsys, *args):
+    """Run the command in this process; return its exit status and output lines."""
+    status = _migrate.main([str(arg) for arg in args])
+    return status, capsys.readouterr().out.splitlines()
+
+
+def test_named_tuple_classes_in_every_spelling(tmp_path, capsys):
+    """Each way of naming typing's or typing_extensions' NamedTuple becomes Record."""
+    path = write(
+        tmp_path,
+        "shapes.py",
+        '''
+        """Shapes. A docstring that says class X(NamedTuple) is left alone."""
+        import typing
+        import typing_extensions as te
+        from typing import NamedTuple
+        from typing_extensions import NamedTuple as NT
+
+
+        class A(NamedTuple):  # a comment that stays
+            x: int
+            y: int = 0
+
+
+        class B(typing.NamedTuple):
+            x: int
+
+
+        class C(te.NamedTuple):
+            x: int
+
+
+        class E(NT):
+            """E's docstring."""
+
+            x: int
+
+            def double(self) -> "E":
+                return E(2 * self.x)
+
+
+        text = "class X(NamedTuple)"
+        ''',
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:8: class A(NamedTuple) -> Record",
+        f"{path}:13: class B(typing.NamedTuple) -> Record",
+        f"{path}:17: class C(te.NamedTuple) -> Record",
+        f"{path}:21: class E(NT) -> Record",
+        "changed 4 definitions in 1 file of 1; left 0 (see above).",
+        AFTERWARDS,
+    ] == lines
+    assert textwrap.dedent(
+        '''
+            """Shapes. A docstring that says class X(NamedTuple) is left alone."""
+            from records import Record
+
+
+            class A(Record):  # a comment that stays
+                x: int
+                y: int = 0
+
+
+            class B(Record):
+                x: int
+
+
+            class C(Record):
+                x: int
+
+
+            class E(Record):
+                """E's docstring."""
+
+                x: int
+
+                def double(self) -> "E":
+                    return E(2 * self.x)
+
+
+            text = "class X(NamedTuple)"
+            '''
+    ).lstrip("\n") == path.read_text(encoding="utf-8")
+
+
+def test_namedtuple_calls_in_every_spelling(tmp_path, capsys):
+    """Each way of calling collections.namedtuple becomes records.namedtuple."""
+    path = write(
+        tmp_path,
+        "points.py",
+        """
+        import collections as c
+        from collections import OrderedDict, namedtuple
+        from collections import namedtuple as nt
+
+        Q = c.namedtuple("Q", ["x", "y"], defaults=[0])
+        R = namedtuple("R", "x, y", rename=True)
+
+
+        class S(nt("S", "x y")):  # the subclassing idiom
+            __slots__ = ()
+
+        ORDER = OrderedDict()
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f'{path}:5: c.namedtuple("Q", ...) -> records.namedtuple',
+        f'{path}:6: namedtuple("R", ...) -> records.namedtuple',
+        f'{path}:9: nt("S", ...) -> records.namedtuple',
+        "changed 3 definitions in 1 file of 1; left 0 (see above).",
+        AFTERWARDS,
+    ] == lines
+    assert textwrap.dedent(
+        """
+            from collections import OrderedDict
+            import records
+
+            Q = records.namedtuple("Q", ["x", "y"], defaults=[0])
+            R = records.namedtuple("R", "x, y", rename=True)
+
+
+            class S(records.namedtuple("S", "x y")):  # the subclassing idiom
+                __slots__ = ()
+
+            ORDER = OrderedDict()
+            """
+    ).lstrip("\n") == path.read_text(encoding="utf-8")
+
+
+def test_imports_still_used_stay(tmp_path, capsys):
+    """An import the module still uses is kept; only the rewritten name goes."""
+    path = write(
+        tmp_path,
+        "mixed.py",
+        """
+        from typing import List, NamedTuple
+
+
+        class A(NamedTuple):
+            x: List[int]
+
+
+        B = NamedTuple("B", [("x", int)])
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:4: class A(NamedTuple) -> Record",
+        f'{path}:8: left NamedTuple("B", ...): the functional form; its records spelling is '
+        "Record.define(name, fields), by hand",
+        "changed 1 definition in 1 file of 1; left 1 (see above).",
+        AFTERWARDS,
+    ] == lines
+    assert textwrap.dedent(
+        """
+            from typing import List, NamedTuple
+            from records import Record
+
+
+            class A(Record):
+                x: List[int]
+
+
+            B = NamedTuple("B", [("x", int)])
+            """
+    ).lstrip("\n") == path.read_text(encoding="utf-8")
+
+
+def test_a_module_with_its_own_record(tmp_path, capsys):
+    """Where Record means something else, the base is spelled records.Record."""
+    path = write(
+        tmp_path,
+        "db.py",
+        """
+        from typing import NamedTuple
+
+
+        class Record:
+            pass
+
+
+        class Row(NamedTuple):
+            id: int
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert f"{path}:8: class Row(NamedTuple) -> records.Record" == lines[0]
+    assert "class Row(records.Record):" in path.read_text(encoding="utf-8")
+    assert path.read_text(encoding="utf-8").startswith("import records\n")
+
+
+def test_a_module_with_its_own_record_and_records(tmp_path, capsys):
+    """Where both names mean something else, the class is left, with the reason."""
+    source = """
+        import collections
+        from typing import NamedTuple
+
+        records = []
+
+
+        class Record:
+            pass
+
+
+        class Row(NamedTuple):
+            id: int
+
+
+        Pair = collections.namedtuple("Pair", "a b")
+        """
+    path = write(tmp_path, "db.py", source)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:11: left class Row(NamedTuple): the names Record and records both mean "
+        "something else here",
+        f'{path}:15: left collections.namedtuple("Pair", ...): the name records means '
+        "something else here",
+        "changed 0 definitions in 0 files of 1; left 2 (see above).",
+    ] == lines
+    assert textwrap.dedent(source).lstrip("\n") == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (
+            "items: list = []",
+            "the default [] of field 'items' is mutable, which records refuses (every "
+            "instance would share it): give it field(default_factory=...) by hand",
+        ),
+        (
+            "items: dict = dict()",
+            "the default dict() of field 'items' is mutable, which records refuses (every "
+            "instance would share it): give it field(default_factory=...) by hand",
+        ),
+        (
+            "x: int\n\ndef __post_init__(self):\n    pass",
+            "it defines __post_init__, which records refuses in a record's body",
+        ),
+        (
+            "x: int\n\n@classmethod\ndef _make(cls, iterable):\n    return super()._make(iterable)",
+            "it defines _make, which namedtuple's _replace calls and records' does not",
+        ),
+    ],
+    ids=["list-display", "dict-call", "post-init", "make"],
+)
+def test_classes_records_would_build_differently_are_left(tmp_path, capsys, body, reason):
+    """A body records refuses or would treat differently is left as it is, saying why."""
+    source = "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n" + textwrap.indent(
+        body, "    "
+    )
+    path = tmp_path / "a.py"
+    path.write_text(source + "\n", encoding="utf-8")
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:4: left class A(NamedTuple): {reason}",
+        "changed 0 definitions in 0 files of 1; left 1 (see above).",
+    ] == lines
+    assert source + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_subclasses_in_other_modules_are_read_first(tmp_path, capsys):
+    """A subclass that annotates names keeps its NamedTuple base, wherever it is."""
+    package = tmp_path / "src" / "shop"
+    write(package, "__init__.py", "")
+    base = write(
+        package,
+        "base.py",
+        """
+        from typing import NamedTuple
+
+
+        class Price(NamedTuple):
+            amount: int
+
+
+        class Name(NamedTuple):
+            text: str
+
+
+        class Size(NamedTuple):
+            width: int
+
+
+        class Weight(NamedTuple):
+            grams: int
+        """,
+    )
+    child = write(
+        package,
+        "items.py",
+        """
+        from functools import cached_property
+
+        from .base import Name, Price, Size
+        from shop import base
+
+
+        class TaxedPrice(Price):
+            tax: int = 0  # a field for records, a plain annotation for NamedTuple
+
+
+        class ShortName(Name):
+            def shorten(self):
+                self.short = self.text[:3]
+
+
+        class LazySize(Size):
+            @cached_property
+            def area(self):
+                return self.width**2
+
+
+        class SlottedWeight(base.Weight):
+            __slots__ = ()
+
+            def kilos(self):
+                return self.grams / 1000
+        """,
+    )
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert [
+        f"{base}:4: left class Price(NamedTuple): its subclass TaxedPrice ({child}:7) annotates "
+        "'tax', which records would make a field (a NamedTuple subclass cannot add fields)",
+        f"{base}:8: left class Name(NamedTuple): its subclass ShortName ({child}:11) keeps "
+        "attributes on its instances (shorten() sets self.short), and record instances have "
+        "no __dict__",
+        f"{base}:12: left class Size(NamedTuple): its subclass LazySize ({child}:16) keeps "
+        "attributes on its instances (its cached_property 'area'), and record instances have "
+        "no __dict__",
+        f"{base}:16: class Weight(NamedTuple) -> Record",
+        "changed 1 definition in 1 file of 3; left 3 (see above).",
+        AFTERWARDS,
+    ] == lines
+
+
+def test_subclass_of_a_subclass_is_read_too(tmp_path, capsys):
+    """A field added two generations down keeps the NamedTuple base too."""
+    path = write(
+        tmp_path,
+        "family.py",
+        """
+        from typing import NamedTuple
+
+
+        def make():
+            class Base(NamedTuple):
+                a: int
+
+            class Middle(Base):
+                pass
+
+            class Last(Middle):
+                b: int = 0
+
+            return Last
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert (
+        f"{path}:5: left class Base(NamedTuple): its subclass make.<locals>.Last ({path}:11) "
+        "annotates 'b', which records would make a field (a NamedTuple subclass cannot add "
+        "fields)" == lines[0]
+    )
+
+
+def test_uses_it_cannot_rewrite_are_reported(tmp_path, capsys):
+    """Values, functional forms and names it cannot resolve are left, one line each."""
+    path = write(
+        tmp_path,
+        "uses.py",
+        """
+        import collections
+        import typing
+        from somewhere import *
+        from mylib.compat import namedtuple as compat_namedtuple
+
+
+        def is_named_tuple_class(cls):
+            return typing.NamedTuple in getattr(cls, "__orig_bases__", ())
+
+
+        factory = collections.namedtuple
+        Loose = compat_namedtuple("Loose", "a b")
+
+
+        class Starred(NamedTuple):
+            a: int
+        """,
+    )
+    original = path.read_text(encoding="utf-8")
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:8: left typing.NamedTuple: typing.NamedTuple used as a value, neither a base "
+        "nor a call (code that tests for the standard library's classes, or passes it on)",
+        f"{path}:11: left collections.namedtuple: collections.namedtuple used as a value, "
+        "neither a base nor a call (code that tests for the standard library's classes, or "
+        "passes it on)",
+        f"{path}:12: left compat_namedtuple: a call left as it is: it is mylib.compat.namedtuple",
+        f"{path}:15: left NamedTuple: a NamedTuple base left as it is: its import cannot be "
+        "resolved",
+        "changed 0 definitions in 0 files of 1; left 4 (see above).",
+    ] == lines
+    assert original == path.read_text(encoding="utf-8")
+
+
+def test_second_run_changes_nothing(tmp_path, capsys):
+    """The rewrite is idempotent: a second run writes nothing and reports what it left."""
+    write(
+        tmp_path,
+        "m.py",
+        """
+        import collections
+        from typing import NamedTuple
+
+
+        class A(NamedTuple):
+            x: int
+
+
+        class Left(NamedTuple):
+            x: list = []
+
+
+        P = collections.namedtuple("P", "x")
+        """,
+    )
+    migrate(capsys, tmp_path)
+    after = (tmp_path / "m.py").read_bytes()
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert after == (tmp_path / "m.py").read_bytes()
+    assert "changed 0 definitions in 0 files of 1; left 1 (see above)." == lines[-1]
+
+
+def test_dry_run_and_diff_write_nothing(tmp_path, capsys):
+    """--dry-run reports what would change; --diff prints it; the file stays."""
+    source = "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n    x: int\n"
+    path = tmp_path / "a.py"
+    path.write_text(source, encoding="utf-8")
+    status, lines = migrate(capsys, "--dry-run", "--diff", path)
+    assert 0 == status
+    assert source == path.read_text(encoding="utf-8")
+    assert [
+        f"{path}:4: class A(NamedTuple) -> Record",
+        f"--- {path}",
+        f"+++ {path}",
+        "@@ -1,5 +1,5 @@",
+        "-from typing import NamedTuple",
+        "+from records import Record",
+        " ",
+        " ",
+        "-class A(NamedTuple):",
+        "+class A(Record):",
+        "     x: int",
+        "would change 1 definition in 1 file of 1; left 0 (see above).",
+        AFTERWARDS,
+    ] == lines
+
+
+def test_unparsable_file_is_reported_and_the_others_migrated(tmp_path, capsys):
+    """A file libcst cannot parse is named, exit status 1; the rest is still migrated."""
+    broken = write(tmp_path, "broken.py", "def f(:\n")
+    good = write(
+        tmp_path, "good.py", "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
+    )
+    status, lines = migrate(capsys, tmp_path)
+    assert 1 == status
+    assert lines[0].startswith(f"{broken}: not migrated: Syntax Error @ 1:")
+    assert f"{good}:2: class A(NamedTuple) -> Record" == lines[1]
+    assert "class A(Record):" in good.read_text(encoding="utf-8")
+
+
+def test_folders_it_does_not_enter(tmp_path, capsys):
+    """Hidden folders, caches and virtual environments are not migrated."""
+    source = "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
+    for folder in (".git", "__pycache__", "venv", "build"):
+        write(tmp_path / folder, "m.py", source)
+    (tmp_path / "venv" / "pyvenv.cfg").write_text("", encoding="utf-8")
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert ["changed 0 definitions in 0 files of 0; left 0 (see above)."] == lines
+
+
+def test_usage_errors():
+    """A missing path and a missing PATH are usage errors (exit status 2), named."""
+    result = subprocess.run(
+        [sys.executable, "-m", "records", "migrate", "no/such/place"],
+        capture_output=True,
+        text=True,
+    )
+    assert 2 == result.returncode
+    assert result.stderr.endswith("error: no such file or folder: no/such/place\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "records", "migrate"], capture_output=True, text=True
+    )
+    assert 2 == result.returncode
+    assert "error: the following arguments are required: PATH" in result.stderr
+
+
+def test_without_libcst_says_how_to_get_it(tmp_path):
+    """Without libcst the command says which extra brings it, exit status 2."""
+    code = (
+        "import sys; sys.modules['libcst'] = None\n"
+        "from records import __main__\n"
+        f"sys.exit(__main__.main(['migrate', {str(tmp_path)!r}]))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert 2 == result.returncode
+    assert (
+        "python -m records migrate needs libcst: pip install 'records-tuple[migrate]'\n"
+        == result.stderr
+    )
+
+
+def test_migrated_code_behaves_as_before(tmp_path, capsys):
+    """The module runs the same before and after: values, reprs, fields, pickles."""
+    source = '''
+        import collections
+        import pickle
+        from typing import Generic, NamedTuple, TypeVar
+
+        T = TypeVar("T")
+
+
+        class Point(NamedTuple):
+            """A point."""
+
+            x: int
+            y: int = 0
+
+            def norm2(self):
+                return self.x**2 + self.y**2
+
+
+        class Pair(NamedTuple, Generic[T]):
+            first: T
+            second: T
+
+
+        Row = collections.namedtuple("Row", "id name", defaults=["?"])
+
+
+        class Labelled(Point):
+            __slots__ = ()
+
+            def label(self):
+                return f"{self.x},{self.y}"
+
+
+        p = Point(3, 4)
+        result = [
+            repr(p), p.norm2(), p._replace(y=1), p._asdict(), Point._fields,
+            Point._field_defaults, Point.__doc__, Point._make([1, 2]), tuple(p),
+            pickle.loads(pickle.dumps(p)) == p, repr(Pair(1, 2)), repr(Row(1)),
+            Row._field_defaults, Labelled(1, 2).label(), repr(Labelled(1, 2)),
+            isinstance(p, tuple), p == (3, 4), hash(p) == hash((3, 4)),
+        ]
+        '''
+    if sys.version_info < (3, 11):  # typing.NamedTuple takes Generic from 3.11
+        source = source.replace(", Generic[T]", "")
+    path = write(tmp_path, "module.py", source)
+
+    def results():
+        code = f"import runpy; print(runpy.run_path({str(path)!r})['result'])"
+        env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        ).stdout
+
+    before = results()
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert f"{path}:8: class Point(NamedTuple) -> Record" in lines
+    assert "class Point(Record):" in path.read_text(encoding="utf-8")
+    assert before == results()
+
+
+def test_relative_paths(tmp_path):
+    """Paths are taken relative to where the command runs; a file given twice is read once."""
+    write(tmp_path, "pkg/m.py", "import typing\nclass A(typing.NamedTuple):\n x: int\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "records", "migrate", "pkg/m.py", "pkg"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert 0 == result.returncode, result.stderr
+    assert [
+        "pkg/m.py:2: class A(typing.NamedTuple) -> Record",
+        "changed 1 definition in 1 file of 1; left 0 (see above).",
+        AFTERWARDS,
+    ] == result.stdout.splitlines()
+
+
+def test_the_documented_example(tmp_path):
+    """docs/pages/migrate.md shows a module, the command's report and the result: all true."""
+    page = (Path(__file__).parent.parent / "docs" / "pages" / "migrate.md").read_text("utf-8")
+    blocks = re.findall(r"^```(\w+)\n(.*?)^```", page, re.MULTILINE | re.DOTALL)
+    (before, after), (report,) = (
+        [body for kind, body in blocks if kind == "python"],
+        [body for kind, body in blocks if kind == "text"],
+    )
+    (tmp_path / "shapes.py").write_text(before, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "records", "migrate", "shapes.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=True,
+    )
+    assert report == result.stdout
+    assert after == (tmp_path / "shapes.py").read_text(encoding="utf-8")

@@ -1,0 +1,83 @@
+"""
+``python -m records migrate`` on real projects: each project's own test suite
+gives the same outcome, test by test, before and after the migration, with
+the C accelerator and on the pure-Python path.
+
+The projects are pinned source distributions from the package index that
+ship their tests (``PROJECTS`` in ``benchmarks/migrated_projects.py``, which
+also times a hot path of each). They are fetched from the network, so only
+the ``migrate`` env of the test command runs these tests
+(``RECORDS_MIGRATE_PROJECTS=1``).
+"""
+
+import ast
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("libcst", reason="libcst comes with the migrate extra")
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("RECORDS_MIGRATE_PROJECTS"),
+    reason="fetches projects from the package index: run by the migrate env (tox -e migrate)",
+)
+
+BENCHMARK = Path(__file__).parent.parent / "benchmarks" / "migrated_projects.py"
+
+
+def _benchmark_module():
+    spec = importlib.util.spec_from_file_location("migrated_projects", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+migrated_projects = _benchmark_module()
+
+
+def named_tuple_definitions(tree):
+    """
+    Count, with ``ast`` alone, the class statements with a base spelled
+    ``NamedTuple`` and the calls spelled ``namedtuple`` under *tree*, and
+    those spelled ``Record`` / ``records.namedtuple``.
+    """
+    counts = {"NamedTuple": 0, "namedtuple": 0, "Record": 0, "records.namedtuple": 0}
+    for path in tree.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    name = ast.unparse(base)
+                    if name.endswith("NamedTuple"):
+                        counts["NamedTuple"] += 1
+                    elif name == "Record":
+                        counts["Record"] += 1
+            elif isinstance(node, ast.Call):
+                name = ast.unparse(node.func)
+                if name == "records.namedtuple":
+                    counts["records.namedtuple"] += 1
+                elif name.endswith("namedtuple"):
+                    counts["namedtuple"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("project", migrated_projects.PROJECTS, ids=lambda project: project.name)
+def test_suite_gives_the_same_outcomes_after_migration(project, tmp_path):
+    """Every test of the project has the same outcome before and after, on both paths."""
+    before, after, report = migrated_projects.prepare(project, tmp_path)
+    found_before = named_tuple_definitions(before / project.source)
+    found_after = named_tuple_definitions(after / project.source)
+    left = [line for line in report.splitlines() if ": left class " in line]
+    # Every named tuple definition became a records one, but those reported as left.
+    migrated = found_before["NamedTuple"] + found_before["namedtuple"] - len(left)
+    assert migrated > 0, report
+    assert migrated == found_after["Record"] + found_after["records.namedtuple"], report
+    assert f"changed {migrated} definition" in report
+
+    outcomes = migrated_projects.run_suite(project, before)
+    assert len(outcomes) > 100
+    assert {"passed"} <= set(outcomes.values()) <= {"passed", "skipped"}
+    assert outcomes == migrated_projects.run_suite(project, after)
+    assert outcomes == migrated_projects.run_suite(project, after, RECORDS_PURE_PYTHON="1")
