@@ -153,8 +153,8 @@ static PyMethodDef module_methods[] = {
      "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper Builder() "
      "takes besides record: where records keeps it."},
     {"record_methods", records_record_methods, METH_O,
-     "record_methods(Record) -> dict\n\nC versions of _replace, _asdict, __repr__ and "
-     "_make, as descriptors of the Record class."},
+     "record_methods(Record) -> dict\n\nThe C versions of the Record methods marked "
+     "@replaced_in_c, as descriptors of the Record class."},
     {"seal", records_seal, METH_O,
      "seal(cls) -> bool\n\nRemove the instance __dict__ CPython gave the new tuple "
      "subclass cls; return whether its instances have no __dict__."},

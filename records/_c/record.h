@@ -1,5 +1,5 @@
 /*
- * _replace, _asdict, __repr__ and _make of the Record base class: the Python
+ * The Record base class's methods in C (record_method_defs): the Python
  * methods of records/_record.py marked @replaced_in_c, with their results
  * and messages (taken from records/_rules.py on the error paths).
  *
