@@ -9,12 +9,12 @@ them is left alone by being exact about them):
   ``tests/support/``, with a line or lines if given (``records/_builder.py:5``,
   ``records/_c/accelerator.c:19-20``); a path followed by ``*``, ``<`` or
   ``{`` is a pattern, not a pointer;
-- a source file named alone, backticked (```_layout.py```): a file of the
-  repository has that name; in a C comment, a header named alone
+- a source file named alone between backticks (``_layout.py``): a file of
+  the repository has that name; in a C comment, a header named alone
   (``sealing.h``) is one of the parts beside it;
-- a definition in a file: ```finish()```, ```finish```, ``finish()`` or
-  ``BUILDER_FIELDS``, then "in", then a file of those shapes
-  (```Record._make``` for a method);
+- a definition in a file: ``finish()`` or ``finish`` between backticks,
+  finish() or BUILDER_FIELDS without, then "in", then a file of those shapes
+  (``Record._make`` for a method);
 - a definition in one of records' private modules: ``_builder.finish`` or
   ``records._pickling.namedtuple_method`` (in ``records/mypy/``, ``_name``
   is first the plugin's own module). ``records._accelerator_c`` is the
@@ -216,6 +216,7 @@ def all_files(root: Path) -> list[Path]:
 
 
 def line_count(path: Path) -> int:
+    """The number of lines of the file at *path*."""
     return len(path.read_text(encoding="utf-8").splitlines())
 
 
