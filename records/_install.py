@@ -2,7 +2,7 @@
 The C class builder, put in place once the whole package is imported: the
 one piece of the C accelerator not chosen where its Python twin is defined.
 
-Everything else is chosen there, on whether ``_accelerator.c`` is loaded:
+Everything else is chosen there, on whether ``_accelerator`` loaded the C module:
 the ``Record`` methods marked ``@c_twin`` become their C twins as ``Record``
 is made (``_record``); ``_builder``, ``_layout``, ``_sealing`` and
 ``_pickling`` call the C module where their Python code would do the work.

@@ -21,7 +21,7 @@ import pytest
 from records import Record, _layout
 
 T = TypeVar("T")
-# PyPy 3.9 runs the suite too (tests/run_on_pypy.sh).
+# PyPy 3.9 runs the suite too (tests/scripts/run_on_pypy.sh).
 NEEDS_GET_ANNOTATIONS = pytest.mark.skipif(
     not hasattr(inspect, "get_annotations"), reason="inspect.get_annotations is new in 3.10"
 )

@@ -25,7 +25,7 @@ def test_parts_are_found():
 
 @pytest.mark.parametrize("path", C_PARTS, ids=lambda path: path.name)
 def test_part_names_its_python_twin_or_says_c_only(path):
-    """records/_c/NAME.h mirrors records/_NAME.py, or its first sentence says "C only"."""
+    """records/_c/<name>.h mirrors records/_<name>.py, or its first sentence says "C only"."""
     comment = opening_comment(path)
     twin = ROOT / "records" / f"_{path.stem}.py"
     if twin.exists():

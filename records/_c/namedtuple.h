@@ -5,16 +5,16 @@
  * type() costs a class statement's work (its namespace walk, the slot table
  * looked up name by name): about a seventh of collections.namedtuple's time,
  * before any of the class is made. So the class is made from a PyType_Spec
- * built for the call, on the stack, whose slots are shared by every
- * namedtuple class: tp_repr and one table of methods (_make, _replace,
- * _asdict, __getnewargs__, __copy__, __deepcopy__, __rich_repr__), of which
- * CPython makes one descriptor each for the class. Then only what is the
- * class's own is written into its dict: _fields, _field_defaults,
- * __match_args__, __doc__, __slots__ = (), the _tuplegetter accessors (as
- * CPython's own tests of namedtuple require: their docs are writable), and
- * __new__: the Python function collections.namedtuple makes (same globals,
- * name, doc and defaults, from records' code cache instead of eval), held
- * by a Constructor, so that calls to the class take the C constructor.
+ * built for the call, on the stack, with the one slot every namedtuple class
+ * shares (tp_traverse); its methods are the one table nt_methods, each a
+ * descriptor of namedtuple_methods.h in the class's dict, and tp_repr is
+ * set to nt_repr. Then only what is the class's own is written into its
+ * dict: _fields, _field_defaults, __match_args__, __doc__, __slots__ = (),
+ * the _tuplegetter accessors (as CPython's own tests of namedtuple require:
+ * their docs are writable), and __new__: the Python function
+ * collections.namedtuple makes (same globals, name, doc and defaults, from
+ * records' code cache instead of eval), held by a Constructor, so that calls
+ * to the class take the C constructor.
  *
  * A method acts as collections' closures do: on the field names of the
  * class that made it (the one it was defined for, whose tp_cache holds

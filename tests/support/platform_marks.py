@@ -33,3 +33,6 @@ MEMBER_FIELDS = records.ACCELERATED and sys.version_info >= (3, 11)
 member_fields = pytest.mark.skipif(
     not MEMBER_FIELDS, reason="fields are member descriptors with the accelerator, 3.11+"
 )
+
+#: Tests of the C accelerator itself (skipped on the pure-Python path).
+accelerated = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)

@@ -25,7 +25,6 @@ import sys
 import pytest
 from checkers.matrix import (
     EXPECTED,
-    HERE,
     MISSING,
     MODULES,
     RECORDS_MODULE,
@@ -37,8 +36,10 @@ from checkers.matrix import (
     report,
     rows,
     run,
+    source,
     valid_lines,
 )
+from checkers.namedtuple_twin import twin
 
 if sys.version_info < (3, 10):  # noqa: UP036 - PyPy 3.9 runs the suite
     pytest.skip("the example modules use match statements", allow_module_level=True)
@@ -96,9 +97,8 @@ def test_mypy_with_the_plugin_gets_every_row():
 
 def test_valid_lines_run():
     """Every row of the records examples runs, once its marked lines are left out."""
-    source = (HERE / RECORDS_MODULE).read_text()
     unmarked = "\n".join(
-        re.sub(r"^(\s*).*#\s*E$", r"\1pass", line) for line in source.splitlines()
+        re.sub(r"^(\s*).*#\s*E$", r"\1pass", line) for line in source(RECORDS_MODULE).splitlines()
     )
     namespace: dict[str, object] = {"__name__": "records_examples"}
     exec(compile(unmarked, RECORDS_MODULE, "exec"), namespace)
@@ -111,7 +111,7 @@ def test_the_namedtuple_module_has_the_same_rows():
     """The typing.NamedTuple twin has the same rows, marking the same lines."""
 
     def marked(module: str) -> list[tuple[str, list[str]]]:
-        lines = (HERE / module).read_text().splitlines()
+        lines = source(module).splitlines()
         return [
             (row.name, [lines[n - 1].strip() for n in sorted(row.marked)]) for row in rows(module)
         ]
@@ -131,3 +131,11 @@ def test_the_typing_page_shows_the_recorded_matrix():
     """The Typing page's checker table is the one the recorded outputs make."""
     table = markdown_table()
     assert table in TYPING_PAGE.read_text(), f"docs/pages/typing.md needs this table:\n{table}"
+
+
+def test_the_twin_has_no_spelling_of_records_left():
+    """A spelling of records that the twin has no replacement for stops the twin, naming it."""
+    records_examples = source(RECORDS_MODULE)
+    assert "Record" not in re.sub(r'""".*?"""', "", source(MODULES[1]), flags=re.DOTALL)
+    with pytest.raises(AssertionError, match=r"lines \[\d+\]: a spelling of records"):
+        twin(records_examples + "\nAlias = Record\n")

@@ -1,11 +1,12 @@
 """
 The checker matrix: run each type checker over the example modules, and read what it reports.
 
-Used by ``tests/typing/test_checkers.py`` and ``test_installs.py``. A view
-is one checker in one configuration: by default, or with the opt-in
-``RECORDS_AS_NAMEDTUPLE`` view where the checker can define a constant.
-What a view gets wrong, row by row, is the text kept in
-``expected/<checker>-<view>.txt``.
+Used by ``tests/typing/test_checkers.py`` and ``test_installs.py``. The
+example modules are ``records_examples.py`` and its ``typing.NamedTuple``
+twin, made from it (``namedtuple_twin.py``). A view is one checker in one
+configuration: by default, or with the opt-in ``RECORDS_AS_NAMEDTUPLE`` view
+where the checker can define a constant. What a view gets wrong, row by
+row, is the text kept in ``expected/<checker>-<view>.txt``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+
+from .namedtuple_twin import MODULE as TWIN_MODULE
+from .namedtuple_twin import twin
 
 HERE = Path(__file__).parent
 
@@ -25,7 +30,7 @@ EXPECTED = HERE / "expected"
 
 RECORDS_MODULE = "records_examples.py"
 
-MODULES = (RECORDS_MODULE, "namedtuple_examples.py")
+MODULES = (RECORDS_MODULE, TWIN_MODULE)
 
 BIN = Path(sys.executable).parent
 
@@ -148,6 +153,13 @@ TY_LINE = re.compile(
 )
 
 
+@cache
+def source(module: str) -> str:
+    """The text of example *module*: the records examples, or the twin made from them."""
+    records_examples = (HERE / RECORDS_MODULE).read_text()
+    return records_examples if module == RECORDS_MODULE else twin(records_examples)
+
+
 def parse(view: View, stdout: str) -> list[Diagnostic]:
     """The errors (not warnings or notes) in a checker's output."""
     found: list[Diagnostic] = []
@@ -174,7 +186,7 @@ def run(view: View, directory: Path) -> list[Diagnostic]:
     """Run *view*'s checker over copies of the example modules in *directory*."""
     directory.mkdir()
     for module in MODULES:
-        (directory / module).write_text((HERE / module).read_text())
+        (directory / module).write_text(source(module))
     for name, text in view.files.items():
         (directory / name).write_text(text)
     # PYRIGHT_PYTHON_IGNORE_WARNINGS: no look-up of pyright's latest version.
@@ -199,10 +211,10 @@ class Row:
 
 def rows(module: str) -> list[Row]:
     """The rows of *module*, in order."""
-    source = (HERE / module).read_text()
-    lines = source.splitlines()
+    text = source(module)
+    lines = text.splitlines()
     found = []
-    for node in ast.parse(source).body:
+    for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("row_"):
             span = range(node.lineno, (node.end_lineno or node.lineno) + 1)
             marked = {number for number in span if MARK.search(lines[number - 1])}
@@ -213,7 +225,7 @@ def rows(module: str) -> list[Row]:
 
 def section(module: str, diagnostics: list[Diagnostic]) -> str:
     """What a checker gets wrong in *module*, row by row: a part of the text in ``expected/``."""
-    lines = (HERE / module).read_text().splitlines()
+    lines = source(module).splitlines()
     reported = {d.line for d in diagnostics if d.module == module}
     module_rows = rows(module)
     correct = 0
@@ -263,7 +275,7 @@ MISSING = sorted(
 
 def valid_lines() -> set[int]:
     """The lines of ``records_examples.py`` that are not marked as errors."""
-    lines = (HERE / RECORDS_MODULE).read_text().splitlines()
+    lines = source(RECORDS_MODULE).splitlines()
     return {number for number, line in enumerate(lines, 1) if not MARK.search(line)}
 
 

@@ -4,9 +4,9 @@ What a type checker understands about records, one behaviour per row.
 Each ``row_*`` function is a row, with the classes it needs. A line marked
 ``# E`` is wrong and must be reported; every other line is valid and must
 not be. A checker gets a row right when it reports exactly the marked lines
-of that row. ``namedtuple_examples.py`` holds the same rows written with
-``typing.NamedTuple``: what the same checker understands of the standard
-library's named tuples.
+of that row. ``namedtuple_twin.py`` makes the same rows written with
+``typing.NamedTuple`` from these: what the same checker understands of the
+standard library's named tuples.
 
 Type checkers read this module (``test_checkers.py``), and its valid lines
 also run: every row, with its marked lines left out, runs without an error.

@@ -1,0 +1,330 @@
+"""
+Memory safety of the layout seal: no instance ever has a layout other than
+its class's final one, whatever code gets hold of the class before
+``Record.__init_subclass__`` seals it (hooks, descriptors, threads, the
+collector). Each route runs in a child Python (``support.child``).
+"""
+
+import ast
+
+import pytest
+from support.child import run_child
+from support.platform_marks import needs_layout_patch
+
+import records
+from records import Record
+
+# In the child: same_layout(instance) asserts that an instance has its
+# class's final layout (the size of a tuple where the class was sealed, and
+# no __dict__ it did not have) and counts which layout it saw; raw() is
+# tuple.__new__(cls, items), or None where records refuse it (the C path,
+# while the class is built).
+SAME_LAYOUT = """
+import collections, sys
+layouts = collections.Counter()
+def raw(cls, items):
+    try:
+        return tuple.__new__(cls, items)
+    except TypeError:
+        return None
+def same_layout(instance):
+    if instance is None:
+        layouts["refused"] += 1
+        return
+    cls = type(instance)
+    sealed = cls.__dictoffset__ == 0
+    assert sealed != hasattr(instance, "__dict__"), cls
+    if sealed:
+        # A record with fewer items than its fields still has room for each.
+        room = (cls.__basicsize__ - tuple.__basicsize__) // cls.__itemsize__
+        missing = max(0, room - len(instance)) * cls.__itemsize__
+        assert sys.getsizeof(instance) == sys.getsizeof(tuple(instance)) + missing, cls
+    layouts["sealed" if sealed else "with a dict"] += 1
+"""
+
+
+def layouts(output):
+    """What same_layout saw in the child, which prints it last: {layout: count}."""
+    return ast.literal_eval(output.splitlines()[-1])
+
+
+@needs_layout_patch
+class TestInstanceBeforeTheSeal:
+    """No instance ever has a layout other than its class's final one (every route)."""
+
+    def test_base_init_subclass_makes_an_instance(self):
+        """A base's __init_subclass__ that calls the class before Record's hook runs."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    cls.DEFAULT = cls(0)  # before Record's hook
+                    super().__init_subclass__(**kw)
+            for i in range(200):
+                class Child(Base):
+                    pass
+                same_layout(Child.DEFAULT)
+                same_layout(Child(1))
+                del Child.DEFAULT
+                junk = [(i, j) for j in range(100)]
+            try:
+                Child(1).y = 2
+            except AttributeError:
+                print("immutable")
+            print(dict(layouts))
+            """,
+        )
+        assert "immutable\n" in output
+        assert {"with a dict": 400} == layouts(output)
+
+    def test_raw_tuple_new_in_a_hook(self):
+        """tuple.__new__(cls, ...) from a base's hook, before Record's hook runs."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    cls.RAW = raw(cls, (0,))
+                    super().__init_subclass__(**kw)
+            for i in range(200):
+                class Child(Base):
+                    y: int = 0
+                same_layout(Child.RAW)
+                same_layout(Child(1))
+                del Child.RAW
+                junk = [(i, j) for j in range(100)]
+            print(dict(layouts))
+            """,
+        )
+        # The hook had the class first: it keeps its __dict__ slot.
+        assert {"with a dict": 400} == layouts(output)
+
+    def test_set_name_makes_an_instance(self):
+        """A descriptor's __set_name__ that makes an instance of the class it is set on."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            made = []
+            class Maker:
+                def __set_name__(self, owner, name):
+                    made.append(raw(owner, (1,)))
+            for i in range(200):
+                class Point(Record):
+                    x: int
+                    hook = Maker()
+                same_layout(made.pop())
+                same_layout(Point(2))
+                junk = [(i, j) for j in range(100)]
+            print(dict(layouts))
+            """,
+        )
+        assert {"with a dict": 400} == layouts(output)
+
+    def test_mixin_hook_after_record(self):
+        """A mixin after Record in the MRO runs its hook after the seal: instances are final."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class Mixin:
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+                    cls.RAW = raw(cls, (0,))
+            for i in range(200):
+                class Point(Record, Mixin):
+                    x: int
+                same_layout(Point.RAW)
+                junk = [(i, j) for j in range(100)]
+            print(dict(layouts))
+            """,
+        )
+        # The C builder refuses instances until the class is built; the
+        # pure path's instance comes after the seal.
+        expected = "refused" if records.ACCELERATED else "sealed"
+        assert {expected: 200} == layouts(output)
+
+    def test_another_thread_calls_new_classes(self):
+        """A thread that calls every class in Base.__subclasses__() while others are built."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            import threading
+            from records import Record
+            class Base(Record):
+                x: int
+            done = threading.Event()
+            made = []
+            def call_them():
+                while not done.is_set():
+                    for cls in Base.__subclasses__():
+                        try:
+                            made.append(cls(0))
+                            made.append(tuple.__new__(cls, (0,)))
+                        except TypeError:
+                            pass
+                    del made[:-50]
+            thread = threading.Thread(target=call_them)
+            thread.start()
+            sys.setswitchinterval(1e-6)
+            try:
+                for i in range(2000):
+                    class Child(Base):
+                        y: int = 0
+                    del Child
+            finally:
+                done.set()
+                thread.join()
+            for instance in made:
+                same_layout(instance)
+            print(dict(layouts))
+            """,
+        )
+        # In C the seal comes before any Python code can run, the other
+        # thread's included; the pure path seals nothing while threads run.
+        seen = layouts(output)
+        assert {"sealed" if records.ACCELERATED else "with a dict"} == set(seen)
+        assert sum(seen.values()) > 0
+
+    def test_hook_that_hides_itself(self):
+        """A base hook that makes an instance, then deletes itself before Record's hook runs."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            kept = []
+            class Mixin:
+                def __init_subclass__(cls, **kw):
+                    kept.append(raw(cls, (1, 2)))
+                    del Mixin.__init_subclass__
+                    super().__init_subclass__(**kw)
+            class P(Mixin, Record):
+                x: int
+                y: int
+            same_layout(kept[0])
+            same_layout(P(1, 2))
+            del kept[:]
+            for i in range(10000):
+                P(i, i)
+            print(dict(layouts))
+            """,
+        )
+        assert {"with a dict": 2} == layouts(output)
+
+    def test_set_name_that_replaces_itself(self):
+        """A __set_name__ that makes an instance, then replaces its value in the body."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            kept = []
+            class Sneaky:
+                def __set_name__(self, owner, name):
+                    kept.append(raw(owner, (1, 2)))
+                    setattr(owner, name, 0)
+            class P(Record):
+                x: int
+                y: int
+                hook = Sneaky()
+            same_layout(kept[0])
+            del kept[:]
+            for i in range(10000):
+                P(i, i)
+            print(P(1, 2), P.hook)
+            print(dict(layouts))
+            """,
+        )
+        assert output.startswith("P(x=1, y=2) 0\n")
+        assert {"with a dict": 1} == layouts(output)
+
+    def test_init_subclass_called_again(self):
+        """Record.__init_subclass__ called again on a class with live instances seals nothing."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            from records import Record
+            class P(Record):
+                x: int
+            class Q(P):
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+            class R(Q):  # a hook before Record: R keeps its dict slot
+                y: int = 0
+            live = [R(i) for i in range(100)]
+            Record.__dict__["__init_subclass__"].__get__(None, R)()
+            for instance in live:
+                same_layout(instance)
+            del live
+            for i in range(10000):
+                R(i)
+            print(R._fields, R(1))
+            print(dict(layouts))
+            """,
+        )
+        assert output.startswith("('x', 'y') R(x=1, y=0)\n")
+        assert {"with a dict": 100} == layouts(output)
+
+    def test_gc_callback_makes_an_instance(self):
+        """A gc callback that makes an instance of a class not built yet leaves it unsealed."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            import gc
+            from records import Record
+            made = []
+            rounds = collections.Counter()
+            def callback(phase, info):
+                if phase != "start":
+                    return
+                for cls in Record.__subclasses__():
+                    if "_fields" not in cls.__dict__ and not made and cls.__dictoffset__ != 0:
+                        made.append(raw(cls, (1,)))
+            gc.callbacks.append(callback)
+            gc.set_threshold(1)
+            for i in range(50):
+                class P(Record):
+                    x: int
+                for instance in made:
+                    same_layout(instance)
+                first = "an instance first" if made else "no instance first"
+                rounds[first, "sealed" if P.__dictoffset__ == 0 else "with a dict"] += 1
+                del made[:]
+            gc.callbacks.remove(callback)
+            print(dict(rounds))
+            """,
+        )
+        # Where a collection can run before the seal (the pure path, and in C
+        # where CPython collects while it makes the class), the callback
+        # makes an instance and the class keeps its dict slot; else it is
+        # sealed.
+        rounds = layouts(output)
+        assert 50 == sum(rounds.values())
+        assert set(rounds) <= {
+            ("an instance first", "with a dict"),
+            ("no instance first", "sealed"),
+        }
+
+
+def test_unsealed_records_stay_immutable():
+    """Where a hook had the class first, the class keeps its dict slot and forbids attributes."""
+
+    class Base(Record):
+        x: int
+
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+
+    class Child(Base):
+        y: int = 0
+
+    child = Child(1)
+    with pytest.raises(AttributeError):
+        child.z = 1
+    with pytest.raises(AttributeError):
+        child.x = 2
+    assert (1, 0) == child
