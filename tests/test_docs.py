@@ -30,7 +30,7 @@ ROOT = Path(__file__).parent.parent
 STUBS = ROOT / "stubs"
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs" / "pages").glob("**/*.md"))]
 # Pages of prose, shell commands and generated reference only.
-PAGES_WITHOUT_CODE = {"api.md", "changelog.md", "contributing.md"}
+PAGES_WITHOUT_CODE = {"api.md", "architecture.md", "changelog.md", "contributing.md"}
 # Pages whose examples use libraries of the "clients" extra: they run in tox's
 # clients environment, which sets RECORDS_CLIENTS (a missing library is then
 # an error), and are skipped elsewhere, with that reason.

@@ -1,6 +1,7 @@
 """No module of a package imports itself back at run time, however indirectly."""
 
 import ast
+import re
 import textwrap
 from pathlib import Path
 
@@ -170,6 +171,54 @@ def test_install_stands_at_the_top():
     assert ["records"] == [
         module for module, edges in graph.items() if "records._install" in edges
     ]
+
+
+ARCHITECTURE = ROOT / "docs" / "pages" / "architecture.md"
+FLOOR = re.compile(r"^(?:floor (?P<floor>\d+)|beside)\s+(?P<rest>.*)$")
+
+
+def documented_stack():
+    """
+    Read the stack drawn in docs/pages/architecture.md: each top-level module
+    of records (``__init__`` for the package) with its floor, ``None`` for
+    those drawn beside the stack.
+    """
+    floors = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        found = FLOOR.match(line)
+        if found:
+            names = re.split(r"\s{2,}", found["rest"].strip())[0].split()
+            floor = None if found["floor"] is None else int(found["floor"])
+            floors.update(dict.fromkeys(names, floor))
+    return floors
+
+
+def _top_level(module):
+    """Return the first module under the package (its own name is ``__init__``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def test_the_documented_stack_is_the_code():
+    """
+    The architecture page draws every module of records, and each module on
+    a floor imports only modules on floors below it, never one drawn beside.
+    """
+    floors = documented_stack()
+    graph = _import_graph(ROOT / "records", "records")
+    assert sorted({_top_level(module) for module in graph}) == sorted(floors)
+    wrong = []
+    for module, edges in graph.items():
+        floor = floors[_top_level(module)]
+        if floor is None:
+            continue
+        for target in edges:
+            target_floor = floors[_top_level(target)]
+            if _top_level(target) != _top_level(module) and (
+                target_floor is None or target_floor >= floor
+            ):
+                wrong.append(f"{module} (floor {floor}) imports {target} ({target_floor})")
+    assert [] == wrong
 
 
 def _write_package(tmp_path, files):
