@@ -2,20 +2,17 @@
 The rewrite behind ``python -m records migrate``, in three steps.
 
 1. ``scan``: read one module and note each class statement (its bases, as
-   the module's imports resolve them, and what its body does), each call of
-   ``collections.namedtuple``, and each use of ``typing.NamedTuple`` or
+   the module's imports resolve them, and what its body does), the names it
+   imports and re-exports, and each use of ``typing.NamedTuple`` or
    ``collections.namedtuple`` that is neither a base nor a call.
 2. ``decide``: over every module scanned, keep each ``class X(NamedTuple)``
-   whose behaviour records keeps, and leave the others with the reason: a
-   subclass that annotates names (records makes them fields), a mutable
-   default (records refuses it), a ``_make`` (``Record._replace`` does not
-   call it), a ``__post_init__`` or ``__init__`` (records refuses them), or
-   a subclass whose instances keep attributes of their own (record
-   instances have no ``__dict__``).
+   that records builds the same, and leave the others with the reason (see
+   ``_own_reason`` and ``_family_reason``).
 3. ``rewrite``: ``class X(NamedTuple)`` becomes ``class X(Record)`` and
    ``collections.namedtuple(...)`` becomes ``records.namedtuple(...)``;
-   ``records`` is imported and the imports left unused are removed. libcst
-   keeps every other byte of the source: formatting, comments and strings.
+   ``records`` is imported and the imports left unused are removed, unless
+   another module imports them from this one. libcst keeps every other
+   byte of the source: formatting, comments and strings.
 
 Needs libcst (the ``migrate`` extra); ``records/_migrate.py`` imports this
 module only when the command runs.
@@ -29,7 +26,7 @@ import libcst as cst
 from libcst import MetadataDependent
 from libcst.codemod import CodemodContext, ContextAwareTransformer
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.helpers import get_full_name_for_node
+from libcst.helpers import get_absolute_module_from_package, get_full_name_for_node
 from libcst.metadata import (
     ImportAssignment,
     MetadataWrapper,
@@ -44,11 +41,26 @@ NAMEDTUPLE_FUNCTION = "collections.namedtuple"
 #: What the rewrite makes of them.
 MIGRATED = frozenset({"records.Record", "records.namedtuple"})
 #: Calls whose result is a mutable default, which records refuses.
-MUTABLE_CALLS = {"builtins.list": "list()", "builtins.dict": "dict()", "builtins.set": "set()"}
+MUTABLE_CALLS = frozenset(
+    {
+        "builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray",
+        "collections.OrderedDict", "collections.defaultdict", "collections.Counter",
+        "collections.deque", "collections.ChainMap",
+    }
+)  # fmt: skip
+#: Methods that return a new mutable object from a mutable one.
+MUTABLE_METHODS = frozenset({"copy", "fromkeys"})
 #: Methods a record body may not define: records refuses them.
 REFUSED_METHODS = ("__init__", "__post_init__")
+#: Names records computes, and refuses in a record's body.
+COMPUTED_NAMES = ("_fields", "_field_defaults", "__record_factories__")
 #: Decorators whose property keeps its value in the instance's ``__dict__``.
 DICT_PROPERTIES = frozenset({"functools.cached_property"})
+#: Decorators whose method gets no instance.
+NOT_INSTANCE_METHODS = frozenset({"builtins.classmethod", "builtins.staticmethod"})
+#: Functions that set attributes on the object they are given first (and
+#: any ``X.__setattr__``).
+SETTERS = frozenset({"builtins.setattr"})
 
 
 @dataclass
@@ -60,14 +72,15 @@ class ClassFacts:
     #: The module's dotted name and the class's name in it (``f.<locals>.C``).
     module: str
     qualname: str
-    #: The full names of its bases, as the module's imports resolve them.
-    bases: list[str]
+    #: For each base: the full names it may be, and its last name as written.
+    bases: list[tuple[list[str], str]] = field(default_factory=list)
     #: Its base is typing's (or typing_extensions') NamedTuple.
     named_tuple: bool = False
-    #: The names its body annotates, ClassVar aside.
+    #: The names its body annotates, ClassVar aside; and those as ClassVar.
     annotated: list[str] = field(default_factory=list)
-    #: The names of the functions its body defines.
-    methods: set[str] = field(default_factory=set)
+    class_vars: list[str] = field(default_factory=list)
+    #: The names its body defines or assigns (methods included).
+    defined: set[str] = field(default_factory=set)
     #: Its body sets ``__slots__``.
     has_slots: bool = False
     #: Why its instances keep attributes of their own, or None.
@@ -78,7 +91,12 @@ class ClassFacts:
     @property
     def fullname(self) -> str:
         """The class's module and name, dotted."""
-        return f"{self.module}.{self.qualname}"
+        return f"{self.module}.{self.qualname}" if self.module else self.qualname
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What tells the class from any other of its module: its name and line."""
+        return self.qualname, self.line
 
 
 @dataclass
@@ -88,8 +106,26 @@ class ModuleScan:
     path: str
     module: str
     classes: list[ClassFacts] = field(default_factory=list)
+    #: Module-level names bound to another module's name, by name: imports
+    #: (``from x import y as z``) and plain aliases (``z = x.y``).
+    aliases: dict[str, str] = field(default_factory=dict)
+    #: The modules it star-imports.
+    star_imports: list[str] = field(default_factory=list)
+    #: The ``(module, name)`` pairs it imports from other modules (``*`` too).
+    imports: set[tuple[str, str]] = field(default_factory=set)
     #: ``(line, text)`` of every use the rewrite leaves, with its reason.
     left: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Decisions:
+    """For one module: each class to rewrite (None) or leave (the reason)."""
+
+    classes: dict[tuple[str, int], str | None] = field(default_factory=dict)
+    #: Why nothing in this module may be rewritten, if so.
+    everything: str | None = None
+    #: Names other modules import from this one: their imports stay.
+    exported: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -101,49 +137,54 @@ class Outcome:
 
 
 def parse(source: bytes) -> MetadataWrapper:
-    """Parse a module's source; raises ``libcst.ParserSyntaxError``."""
+    """Parse a module's source; raises ``libcst.ParserSyntaxError`` and others."""
     return MetadataWrapper(cst.parse_module(source))
 
 
 def scan(wrapper: MetadataWrapper, path: str, module: str, package: str) -> ModuleScan:
-    """Note the class statements and named tuple uses of one parsed module."""
+    """Note the class statements, imports and named tuple uses of one parsed module."""
     scanner = _Scanner(ModuleScan(path, module), package)
     wrapper.visit(scanner)
     return scanner.result
 
 
-def decide(scans: list[ModuleScan]) -> dict[str, dict[str, str | None]]:
-    """
-    Decide each ``class X(NamedTuple)`` of every module scanned: for each
-    path, the class's qualified name, and ``None`` to rewrite it or the
-    reason to leave it.
-    """
-    classes = [facts for found in scans for facts in found.classes]
-    by_last_name: dict[str, list[ClassFacts]] = {}
-    for facts in classes:
-        by_last_name.setdefault(facts.qualname.rsplit(".", 1)[-1], []).append(facts)
-    children: dict[int, list[ClassFacts]] = {}
-    for facts in classes:
-        for base in facts.bases:
-            for parent in _classes_named(base, by_last_name):
-                children.setdefault(id(parent), []).append(facts)
-    decisions: dict[str, dict[str, str | None]] = {}
-    for facts in classes:
+def decide(scans: list[ModuleScan]) -> dict[str, Decisions]:
+    """Decide each ``class X(NamedTuple)`` of every module scanned, by path."""
+    decisions = {found.path: Decisions() for found in scans}
+    shadows = sorted(
+        found.module
+        for found in scans
+        if found.module == "records" or found.module.startswith("records.")
+    )
+    if shadows:
+        for decision in decisions.values():
+            decision.everything = (
+                f"the code base has a module named {shadows[0]}, which its imports of "
+                "records would find instead of the records library"
+            )
+        return decisions
+    family = _Family(scans)
+    modules = {found.module: found.path for found in scans}
+    for found in scans:
+        for module, name in found.imports:
+            if module in modules:
+                decisions[modules[module]].exported.add(name)
+    for facts in family.classes:
         if facts.named_tuple:
-            reason = _own_reason(facts) or _descendants_reason(facts, children)
-            decisions.setdefault(facts.path, {})[facts.qualname] = reason
+            reason = _own_reason(facts) or family.reason(facts)
+            decisions[facts.path].classes[facts.key] = reason
     return decisions
 
 
-def rewrite(wrapper: MetadataWrapper, decisions: dict[str, str | None]) -> tuple[bytes, Outcome]:
+def rewrite(wrapper: MetadataWrapper, decisions: Decisions) -> tuple[bytes, Outcome]:
     """
-    Rewrite one parsed module by the *decisions* on its classes; return its
-    new source (the old one, byte for byte, when nothing changed) and what
+    Rewrite one parsed module by the *decisions* on it; return its new
+    source (the old one, byte for byte, when nothing changed) and what
     changed and was left.
     """
     outcome = Outcome()
     context = CodemodContext(wrapper=wrapper)
-    transformer = _Rewriter(context, decisions, outcome)
+    transformer = _Rewriter(context, decisions, outcome, _unbound_names(wrapper))
     module = wrapper.visit(transformer)
     if not outcome.changed:
         return wrapper.module.bytes, outcome
@@ -170,7 +211,7 @@ class _Reading(MetadataDependent):
     def is_namedtuple_function(self, node: cst.CSTNode) -> bool:
         return NAMEDTUPLE_FUNCTION in self.names(node)
 
-    def _looks_like(self, node: cst.BaseExpression, name: str) -> bool:
+    def looks_like(self, node: cst.BaseExpression, name: str) -> bool:
         """Whether *node* is spelled or imported as *name*, but not as records' own."""
         names = self.names(node)
         return not names & MIGRATED and (
@@ -194,89 +235,156 @@ class _Scanner(_Reading, cst.CSTVisitor):
         #: Bases and called functions: the uses the rewrite reads itself.
         self.seen: set[cst.CSTNode] = set()
 
+    # -- imports and aliases
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for statement in node.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, (cst.Name, cst.Attribute))
+                ):
+                    full = self._full_names(small.value)
+                    if full:
+                        self.result.aliases[small.targets[0].target.value] = full[0]
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        name = get_full_name_for_node(node.module) if node.module is not None else None
+        try:
+            module = get_absolute_module_from_package(
+                self.package or None, name, len(node.relative)
+            )
+        except Exception:  # a relative import above the top: not ours
+            module = None
+        if module is None:
+            return False
+        if isinstance(node.names, cst.ImportStar):
+            self.result.imports.add((module, "*"))
+            self.result.star_imports.append(module)
+            return False
+        for alias in node.names:
+            name = get_full_name_for_node(alias.name) or ""
+            self.result.imports.add((module, name))
+            bound = alias.evaluated_alias or name
+            if isinstance(self.get_metadata(ScopeProvider, node, None), cst.metadata.GlobalScope):
+                self.result.aliases[bound] = f"{module}.{name}"
+        return False  # names in import statements are not uses
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    # -- class statements
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         facts = ClassFacts(
             path=self.result.path,
             line=self.line(node),
             module=self.result.module,
             qualname=self.class_name(node),
-            bases=[],
         )
         for argument in node.bases:
             base = argument.value
-            facts.bases.extend(self._full_names(base))
+            facts.bases.append((self._full_names(base), _last_name(base) or ""))
             if self.is_named_tuple(base):
                 facts.named_tuple = True
                 self.seen.add(base)
-            elif self._looks_like(base, "NamedTuple"):
+            elif self.looks_like(base, "NamedTuple"):
                 self.seen.add(base)
                 self._leave_unresolved(base, "NamedTuple base")
-        self._read_body(node, facts)
+        for statement in _body_statements(node.body.body):
+            if isinstance(statement, cst.FunctionDef):
+                facts.defined.add(statement.name.value)
+                self._read_method(statement, facts)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    self._read_assignment(small, facts)
         self.result.classes.append(facts)
 
-    def _full_names(self, base: cst.BaseExpression) -> list[str]:
+    def _full_names(self, node: cst.BaseExpression) -> list[str]:
         found = []
-        for name in self.get_metadata(QualifiedNameProvider, base, set()):
+        for name in self.get_metadata(QualifiedNameProvider, node, set()):
             if name.source is QualifiedNameSource.LOCAL:
-                found.append(f"{self.result.module}.{name.name}")
+                found.append(
+                    f"{self.result.module}.{name.name}" if self.result.module else name.name
+                )
             else:
                 found.append(_absolute(name.name, self.package))
-        return found
+        return sorted(found)
 
-    def _read_body(self, node: cst.ClassDef, facts: ClassFacts) -> None:
-        for statement in node.body.body:
-            if isinstance(statement, cst.FunctionDef):
-                facts.methods.add(statement.name.value)
-                self._read_method(statement, facts)
-                continue
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    if "ClassVar" in _source(small.annotation.annotation):
-                        continue
-                    facts.annotated.append(small.target.value)
+    def _read_assignment(self, small: cst.BaseSmallStatement, facts: ClassFacts) -> None:
+        targets: list[cst.BaseExpression] = []
+        if isinstance(small, cst.AnnAssign):
+            targets = [small.target]
+            if isinstance(small.target, cst.Name):
+                name = small.target.value
+                if "ClassVar" in _source(small.annotation.annotation):
+                    facts.class_vars.append(name)
+                else:
+                    facts.annotated.append(name)
                     if small.value is not None and facts.mutable_default is None:
                         shown = self._mutable(small.value)
                         if shown is not None:
-                            facts.mutable_default = (
-                                f"the default {shown} of field {small.target.value!r}"
-                            )
-                elif isinstance(small, (cst.Assign, cst.AnnAssign)) and _assigns(
-                    small, "__slots__"
-                ):
+                            facts.mutable_default = f"the default {shown} of field {name!r}"
+        elif isinstance(small, cst.Assign):
+            targets = [target.target for target in small.targets]
+        for target in targets:
+            if isinstance(target, cst.Name):
+                facts.defined.add(target.value)
+                if target.value == "__slots__":
                     facts.has_slots = True
 
     def _read_method(self, method: cst.FunctionDef, facts: ClassFacts) -> None:
         if facts.instance_state is not None:
             return
-        for decorator in method.decorators:
-            if self.names(decorator.decorator) & DICT_PROPERTIES:
-                facts.instance_state = f"its cached_property {method.name.value!r}"
-                return
-        parameters = method.params.params
-        if not parameters or method.name.value == "__new__":
+        decorators = set().union(*(self.names(d.decorator) for d in method.decorators))
+        if decorators & DICT_PROPERTIES:
+            facts.instance_state = f"its cached_property {method.name.value!r}"
             return
-        owner = parameters[0].name.value
-        for target in _assignment_targets(method):
-            if (
-                isinstance(target, cst.Attribute)
-                and isinstance(target.value, cst.Name)
-                and target.value.value == owner
-            ):
-                facts.instance_state = f"{method.name.value}() sets {owner}.{target.attr.value}"
-                return
+        parameters = method.params.params
+        if decorators & NOT_INSTANCE_METHODS or not parameters:
+            return
+        if method.name.value == "__new__":
+            owners = _names_bound_by_new(method)  # self = super().__new__(cls, ...)
+        else:
+            owners = {parameters[0].name.value}
+        state = _InstanceState(self, owners)
+        method.body.visit(state)
+        if state.found is not None:
+            facts.instance_state = f"{method.name.value}() {state.found}"
 
     def _mutable(self, value: cst.BaseExpression) -> str | None:
+        """How *value* shows a mutable object, or None where it does not."""
         if isinstance(value, (cst.List, cst.Dict, cst.Set)):
-            return _source(value) if len(_source(value)) <= 20 else type(value).__name__.lower()
+            shown = _shown(value)
+            return shown if len(shown) <= 20 else type(value).__name__.lower()
         if isinstance(value, (cst.ListComp, cst.DictComp, cst.SetComp)):
             return "comprehension"
-        if isinstance(value, cst.Call):
-            for name in self.names(value.func):
-                if name in MUTABLE_CALLS:
-                    return MUTABLE_CALLS[name]
+        if isinstance(value, cst.Call) and self.names(value.func) & MUTABLE_CALLS:
+            return f"{_shown(value.func)}()"
+        return self._derived_mutable(value)
+
+    def _derived_mutable(self, value: cst.BaseExpression) -> str | None:
+        """How *value* makes a mutable object from one (``[0] * 3``), or None."""
+        func = value.func if isinstance(value, cst.Call) else None
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in MUTABLE_METHODS
+            and self._mutable(func.value)
+        ):
+            return f"a {func.attr.value}() of a mutable value"
+        if isinstance(value, cst.BinaryOperation) and (
+            self._mutable(value.left) or self._mutable(value.right)
+        ):
+            return "an operation on a mutable value"
+        if isinstance(value, cst.Subscript) and self._mutable(value.value):
+            return "a slice of a mutable value"
         return None
+
+    # -- uses
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.is_namedtuple_function(node.func):
@@ -286,11 +394,11 @@ class _Scanner(_Reading, cst.CSTVisitor):
             self.result.left.append(
                 (
                     self.line(node),
-                    f"{_source(node.func)}({_first_argument(node)}, ...): the functional "
+                    f"{_shown(node.func)}({_first_argument(node)}, ...): the functional "
                     "form; its records spelling is Record.define(name, fields), by hand",
                 )
             )
-        elif self._looks_like(node.func, "namedtuple"):
+        elif self.looks_like(node.func, "namedtuple"):
             self.seen.add(node.func)
             self._leave_unresolved(node.func, "call")
 
@@ -298,14 +406,8 @@ class _Scanner(_Reading, cst.CSTVisitor):
         names = sorted(self.names(node))
         meaning = f"it is {names[0]}" if names else "its import cannot be resolved"
         self.result.left.append(
-            (self.line(node), f"{_source(node)}: a {what} left as it is: {meaning}")
+            (self.line(node), f"{_shown(node)}: a {what} left as it is: {meaning}")
         )
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False  # names in import statements are not uses
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         # An attribute that is the whole use (typing.NamedTuple) is read as
@@ -327,29 +429,186 @@ class _Scanner(_Reading, cst.CSTVisitor):
             self.result.left.append(
                 (
                     self.line(node),
-                    f"{_source(node)}: {what} used as a value, neither a base nor a call "
+                    f"{_shown(node)}: {what} used as a value, neither a base nor a call "
                     "(code that tests for the standard library's classes, or passes it on)",
                 )
             )
         return True
 
 
+class _InstanceState(cst.CSTVisitor):
+    """Find where a method keeps state on its instance, named *owners* in it."""
+
+    def __init__(self, reading: _Reading, owners: set[str]) -> None:
+        super().__init__()
+        self.reading = reading
+        self.owners = owners
+        self.found: str | None = None
+
+    def _is_owner(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and node.value in self.owners
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target(element.value)
+        elif isinstance(target, cst.Attribute) and self._is_owner(target.value):
+            self.found = self.found or f"sets {_source(target)}"
+        elif (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Attribute)
+            and target.value.attr.value == "__dict__"
+            and self._is_owner(target.value.value)
+        ):
+            self.found = self.found or f"writes {_source(target.value)}"
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)  # with ... as self.x
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not node.args or not self._is_owner(node.args[0].value):
+            return
+        if self.reading.names(func) & SETTERS or _last_name(func) == "__setattr__":
+            self.found = self.found or f"calls {_shown(func)}()"
+        elif (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Attribute)
+            and func.value.attr.value == "__dict__"
+        ):
+            self.found = self.found or f"calls __dict__.{func.attr.value}()"
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False  # another class's methods
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
 # -- step 2: decide -------------------------------------------------------------
 
 
-def _classes_named(name: str, by_last_name: dict[str, list[ClassFacts]]) -> list[ClassFacts]:
-    """
-    Return the classes scanned that *name* may refer to: the same full name, or
-    one that ends with it (a module scanned as ``src.pkg.mod`` is imported as
-    ``pkg.mod``).
-    """
-    return [
-        facts
-        for facts in by_last_name.get(name.rsplit(".", 1)[-1], ())
-        if facts.fullname == name
-        or facts.fullname.endswith(f".{name}")
-        or name.endswith(f".{facts.fullname}")
-    ]
+class _Family:
+    """Every class scanned, with its parents and children among them."""
+
+    def __init__(self, scans: list[ModuleScan]) -> None:
+        self.classes = [facts for found in scans for facts in found.classes]
+        self.by_name: dict[str, list[ClassFacts]] = {}
+        for facts in self.classes:
+            self.by_name.setdefault(facts.qualname.rsplit(".", 1)[-1], []).append(facts)
+        self.modules = {found.module: found for found in scans}
+        self.parents: dict[int, list[ClassFacts]] = {}
+        self.children: dict[int, list[ClassFacts]] = {}
+        for facts in self.classes:
+            for names, last in facts.bases:
+                for parent in self._resolve(names, last):
+                    self.parents.setdefault(id(facts), []).append(parent)
+                    self.children.setdefault(id(parent), []).append(facts)
+
+    def _resolve(self, names: list[str], last: str) -> list[ClassFacts]:
+        """
+        Return the classes scanned that a base may be: by its full names,
+        through the re-exports of the modules scanned; where nothing resolves
+        it (a star import of an unscanned module, say), every class scanned
+        with its last name.
+        """
+        found = [facts for name in names for facts in self._named(name, depth=8)]
+        if not names and last:
+            found = list(self.by_name.get(last, ()))
+        return list({id(facts): facts for facts in found}.values())
+
+    def _named(self, name: str, depth: int) -> list[ClassFacts]:
+        found = [
+            facts
+            for facts in self.by_name.get(name.rsplit(".", 1)[-1], ())
+            if facts.fullname == name
+            or facts.fullname.endswith(f".{name}")
+            or name.endswith(f".{facts.fullname}")
+        ]
+        if found or depth == 0:
+            return found
+        # A name another module re-exports: pkg.Price for pkg._base.Price.
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self.modules.get(".".join(parts[:cut]))
+            if module is None:
+                continue
+            rest = ".".join(parts[cut + 1 :])
+            target = module.aliases.get(parts[cut])
+            targets = [target] if target else []
+            targets += [f"{star}.{parts[cut]}" for star in module.star_imports]
+            for target in targets:
+                found += self._named(f"{target}.{rest}" if rest else target, depth - 1)
+            break
+        return found
+
+    def roots(self, facts: ClassFacts, seen: frozenset[int] = frozenset()) -> set[int]:
+        """Return the NamedTuple classes *facts* derives from, by id."""
+        if facts.named_tuple:
+            return {id(facts)}
+        found: set[int] = set()
+        for parent in self.parents.get(id(facts), ()):
+            if id(parent) not in seen:
+                found |= self.roots(parent, seen | {id(facts)})
+        return found
+
+    def reason(self, root: ClassFacts) -> str | None:
+        """Why a subclass of *root* keeps *root* a NamedTuple, or None."""
+        pending = [(child, not child.has_slots) for child in self.children.get(id(root), ())]
+        seen = {id(root)}
+        while pending:
+            child, has_dict = pending.pop(0)
+            if id(child) in seen:
+                continue
+            seen.add(id(child))
+            reason = self._child_reason(child, has_dict)
+            if reason is not None:
+                return f"its subclass {child.qualname} ({child.path}:{child.line}) {reason}"
+            pending += [
+                (grandchild, has_dict or not grandchild.has_slots)
+                for grandchild in self.children.get(id(child), ())
+            ]
+        return None
+
+    def _child_reason(self, child: ClassFacts, has_dict: bool) -> str | None:
+        if child.annotated:
+            return (
+                f"annotates {child.annotated[0]!r}, which records would make a field (a "
+                "NamedTuple subclass cannot add fields)"
+            )
+        if len(self.roots(child)) > 1:
+            return "derives from two NamedTuple classes, which records refuses for records"
+        reason = _body_reason(child)
+        if reason is not None:
+            return reason
+        # Its other bases, outside the family (mixins): their layout and
+        # their methods are its instances' too.
+        mixins = [parent for parent in self.parents.get(id(child), ()) if not self.roots(parent)]
+        has_dict = has_dict or any(not mixin.has_slots for mixin in mixins)
+        state = child.instance_state
+        for mixin in mixins:
+            state = state or mixin.instance_state
+        if has_dict and state is not None:
+            return (
+                f"keeps attributes on its instances ({state}), and record instances have "
+                "no __dict__"
+            )
+        return None
 
 
 def _own_reason(facts: ClassFacts) -> str | None:
@@ -358,41 +617,28 @@ def _own_reason(facts: ClassFacts) -> str | None:
             f"{facts.mutable_default} is mutable, which records refuses (every instance "
             "would share it): give it field(default_factory=...) by hand"
         )
-    return _body_reason(facts, "it")
-
-
-def _body_reason(facts: ClassFacts, who: str) -> str | None:
-    for method in REFUSED_METHODS:
-        if method in facts.methods:
-            return f"{who} defines {method}, which records refuses in a record's body"
-    if "_make" in facts.methods:
-        return f"{who} defines _make, which namedtuple's _replace calls and records' does not"
+    if facts.class_vars:
+        return (
+            f"it annotates {facts.class_vars[0]!r} as a ClassVar, which typing.NamedTuple "
+            "makes a field and records does not"
+        )
+    if "__post_init__" in facts.defined:
+        return "it defines __post_init__, which records refuses in a record's body"
     return None
 
 
-def _descendants_reason(facts: ClassFacts, children: dict[int, list[ClassFacts]]) -> str | None:
-    seen = {id(facts)}
-    pending = list(children.get(id(facts), ()))
-    while pending:
-        child = pending.pop(0)
-        if id(child) in seen:
-            continue
-        seen.add(id(child))
-        where = f"its subclass {child.qualname} ({child.path}:{child.line})"
-        if child.annotated:
-            return (
-                f"{where} annotates {child.annotated[0]!r}, which records would make a "
-                "field (a NamedTuple subclass cannot add fields)"
-            )
-        reason = _body_reason(child, where)
-        if reason is not None:
-            return reason
-        if not child.has_slots and child.instance_state is not None:
-            return (
-                f"{where} keeps attributes on its instances ({child.instance_state}), and "
-                "record instances have no __dict__"
-            )
-        pending.extend(children.get(id(child), ()))
+def _body_reason(facts: ClassFacts) -> str | None:
+    """Why records treats a subclass's body otherwise than a NamedTuple's, or None."""
+    for name in REFUSED_METHODS + COMPUTED_NAMES:
+        if name in facts.defined:
+            return f"defines {name}, which records refuses in a record's body"
+    if "_make" in facts.defined:
+        return "defines _make, which namedtuple's _replace calls and records' does not"
+    if "__new__" in facts.defined:
+        return (
+            "defines __new__, which copy.copy() and copy.deepcopy() run again on a "
+            "NamedTuple and not on a record"
+        )
     return None
 
 
@@ -401,11 +647,16 @@ def _descendants_reason(facts: ClassFacts, children: dict[int, list[ClassFacts]]
 
 class _Rewriter(_Reading, ContextAwareTransformer):
     def __init__(
-        self, context: CodemodContext, decisions: dict[str, str | None], outcome: Outcome
+        self,
+        context: CodemodContext,
+        decisions: Decisions,
+        outcome: Outcome,
+        unbound: set[str],
     ) -> None:
         super().__init__(context)
         self.decisions = decisions
         self.outcome = outcome
+        self.unbound = unbound
 
     def leave_ClassDef(
         self, original_node: cst.ClassDef, updated_node: cst.ClassDef
@@ -417,22 +668,21 @@ class _Rewriter(_Reading, ContextAwareTransformer):
         ]
         if not bases:
             return updated_node
-        name = self.class_name(original_node)
-        line = self.line(original_node)
-        shown = f"class {original_node.name.value}({_source(bases[0])})"
-        reason = self.decisions.get(name, "it was not scanned")
+        key = (self.class_name(original_node), self.line(original_node))
+        shown = f"class {original_node.name.value}({_shown(bases[0])})"
+        reason = self.decisions.everything or self.decisions.classes.get(key, "not scanned")
         spelling = self._record_spelling(original_node)
         if reason is None and spelling is None:
             reason = "the names Record and records both mean something else here"
         if reason is not None or spelling is None:
-            self.outcome.left.append((line, f"{shown}: {reason}"))
+            self.outcome.left.append((key[1], f"{shown}: {reason}"))
             return updated_node
         self._drop_import_of(bases[0])
         if spelling == "Record":
             AddImportsVisitor.add_needed_import(self.context, "records", "Record")
         else:
             AddImportsVisitor.add_needed_import(self.context, "records")
-        self.outcome.changed.append((line, f"{shown} -> {spelling}"))
+        self.outcome.changed.append((key[1], f"{shown} -> {spelling}"))
         new_bases = [
             new.with_changes(value=cst.parse_expression(spelling))
             if old.value is bases[0]
@@ -445,11 +695,12 @@ class _Rewriter(_Reading, ContextAwareTransformer):
         if not self.is_namedtuple_function(original_node.func):
             return updated_node
         line = self.line(original_node)
-        shown = f"{_source(original_node.func)}({_first_argument(original_node)}, ...)"
-        if not self._means(original_node, "records", "records"):
-            self.outcome.left.append(
-                (line, f"{shown}: the name records means something else here")
-            )
+        shown = f"{_shown(original_node.func)}({_first_argument(original_node)}, ...)"
+        reason = self.decisions.everything
+        if reason is None and not self._means(original_node, "records", "records"):
+            reason = "the name records means something else here"
+        if reason is not None:
+            self.outcome.left.append((line, f"{shown}: {reason}"))
             return updated_node
         self._drop_import_of(original_node.func)
         AddImportsVisitor.add_needed_import(self.context, "records")
@@ -465,10 +716,16 @@ class _Rewriter(_Reading, ContextAwareTransformer):
         return None
 
     def _means(self, node: cst.CSTNode, name: str, full_name: str) -> bool:
-        """Whether *name*, where *node* is, is free or already means *full_name*."""
+        """
+        Whether *name*, where *node* is, is free or already means *full_name*.
+        A name the module uses without binding it (from a star import, say)
+        is not free.
+        """
         scope = self.get_metadata(ScopeProvider, node, None)
-        if scope is None or name not in scope:
-            return True
+        if scope is None:
+            return False
+        if name not in scope:
+            return name not in self.unbound
         meanings = {
             (meaning.name, meaning.source) for meaning in scope.get_qualified_names_for(name)
         }
@@ -479,8 +736,8 @@ class _Rewriter(_Reading, ContextAwareTransformer):
         root = node
         while isinstance(root, cst.Attribute):
             root = root.value
-        if not isinstance(root, cst.Name):
-            return
+        if not isinstance(root, cst.Name) or {root.value, "*"} & self.decisions.exported:
+            return  # another module imports it from this one
         scope = self.get_metadata(ScopeProvider, root, None)
         if scope is None:
             return
@@ -516,6 +773,11 @@ def _source(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
+def _shown(node: cst.CSTNode) -> str:
+    """Return the source of *node* on one line, as a report shows it."""
+    return " ".join(_source(node).split())
+
+
 def _last_name(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
@@ -525,7 +787,7 @@ def _last_name(node: cst.BaseExpression) -> str | None:
 
 
 def _first_argument(call: cst.Call) -> str:
-    return _source(call.args[0].value) if call.args else ""
+    return _shown(call.args[0].value) if call.args else ""
 
 
 def _absolute(name: str, package: str) -> str:
@@ -538,30 +800,64 @@ def _absolute(name: str, package: str) -> str:
     return ".".join([*base, name[dots:]]) if base else name[dots:]
 
 
-def _assigns(statement: cst.Assign | cst.AnnAssign, name: str) -> bool:
-    if isinstance(statement, cst.AnnAssign):
-        targets = [statement.target]
-    else:
-        targets = [target.target for target in statement.targets]
-    return any(isinstance(target, cst.Name) and target.value == name for target in targets)
+def _body_statements(body: object) -> list[cst.CSTNode]:
+    """
+    Return the statements of a class body, those under ``if``, ``try``,
+    ``with``, ``for`` and ``while`` included, nested classes and functions
+    as one statement each.
+    """
+    found: list[cst.CSTNode] = []
+    for statement in body:  # type: ignore[attr-defined]
+        found.append(statement)
+        if isinstance(statement, (cst.If, cst.With, cst.For, cst.While, cst.Try, cst.TryStar)):
+            for block in _blocks(statement):
+                found += _body_statements(block.body)
+    return found
 
 
-def _assignment_targets(method: cst.FunctionDef) -> list[cst.BaseExpression]:
-    """Return the targets of the assignments in *method*'s body, nested ones too."""
-    found: list[cst.BaseExpression] = []
+def _blocks(statement: cst.CSTNode) -> list[cst.BaseSuite]:
+    """Return the suites of a compound statement: body, else, except, finally."""
+    blocks = [statement.body]  # type: ignore[attr-defined]
+    for name in ("orelse", "finalbody"):
+        part = getattr(statement, name, None)
+        if isinstance(part, cst.If):
+            blocks.append(part.body)
+            blocks += _blocks(part)[1:]
+        elif part is not None:
+            blocks.append(part.body)
+    blocks += [handler.body for handler in getattr(statement, "handlers", ())]
+    return [block for block in blocks if isinstance(block, cst.IndentedBlock)]
 
-    class Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            found.append(node.target)
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            found.append(node.target)
+def _names_bound_by_new(method: cst.FunctionDef) -> set[str]:
+    """Return the names ``__new__`` binds to its instance (``self = super().__new__()``)."""
+    found: set[str] = set()
 
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            found.append(node.target)
+    class Bindings(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            value = node.value
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "__new__"
+            ):
+                found.update(
+                    target.target.value
+                    for target in node.targets
+                    if isinstance(target.target, cst.Name)
+                )
 
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False  # another class's methods
+    method.body.visit(Bindings())
+    return found
 
-    method.body.visit(Targets())
+
+def _unbound_names(wrapper: MetadataWrapper) -> set[str]:
+    """Return the names a module reads without binding them (a star import's)."""
+    found: set[str] = set()
+    for scope in set(wrapper.resolve(ScopeProvider).values()):
+        if scope is None:
+            continue
+        for name in ("Record", "records"):
+            if any(not access.referents for access in scope.accesses[name]):
+                found.add(name)
     return found

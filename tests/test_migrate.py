@@ -276,23 +276,45 @@ def test_a_module_with_its_own_record_and_records(tmp_path, capsys):
             "it defines __post_init__, which records refuses in a record's body",
         ),
         (
-            "x: int\n\n@classmethod\ndef _make(cls, iterable):\n    return super()._make(iterable)",
-            "it defines _make, which namedtuple's _replace calls and records' does not",
+            "x: int\nkind: 'ClassVar[str]' = 'a'",
+            "it annotates 'kind' as a ClassVar, which typing.NamedTuple makes a field and "
+            "records does not",
+        ),
+        (
+            "items: dict = collections.OrderedDict()",
+            "the default collections.OrderedDict() of field 'items' is mutable, which records "
+            "refuses (every instance would share it): give it field(default_factory=...) by hand",
+        ),
+        (
+            "items: list = [0] * 3",
+            "the default an operation on a mutable value of field 'items' is mutable, which "
+            "records refuses (every instance would share it): give it "
+            "field(default_factory=...) by hand",
+        ),
+        (
+            "items: set = {n for n in range(3)}",
+            "the default comprehension of field 'items' is mutable, which records refuses "
+            "(every instance would share it): give it field(default_factory=...) by hand",
+        ),
+        (
+            "x: int\nif True:\n    items: list = []",
+            "the default [] of field 'items' is mutable, which records refuses (every "
+            "instance would share it): give it field(default_factory=...) by hand",
         ),
     ],
-    ids=["list-display", "dict-call", "post-init", "make"],
-)
+    ids=["list-display", "dict-call", "post-init", "class-var", "ordered-dict", "operation",
+         "comprehension", "under-if"],
+)  # fmt: skip
 def test_classes_records_would_build_differently_are_left(tmp_path, capsys, body, reason):
     """A body records refuses or would treat differently is left as it is, saying why."""
-    source = "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n" + textwrap.indent(
-        body, "    "
-    )
+    source = "import collections\nfrom typing import NamedTuple\n\n\nclass A(NamedTuple):\n"
+    source += textwrap.indent(body, "    ")
     path = tmp_path / "a.py"
     path.write_text(source + "\n", encoding="utf-8")
     status, lines = migrate(capsys, path)
     assert 0 == status
     assert [
-        f"{path}:4: left class A(NamedTuple): {reason}",
+        f"{path}:5: left class A(NamedTuple): {reason}",
         "changed 0 definitions in 0 files of 1; left 1 (see above).",
     ] == lines
     assert source + "\n" == path.read_text(encoding="utf-8")
@@ -514,14 +536,22 @@ def test_unparsable_file_is_reported_and_the_others_migrated(tmp_path, capsys):
 
 
 def test_folders_it_does_not_enter(tmp_path, capsys):
-    """Hidden folders, caches and virtual environments are not migrated."""
+    """Hidden folders, caches, virtual environments and build output are not migrated."""
     source = "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
-    for folder in (".git", "__pycache__", "venv", "build"):
+    for folder in (".git", "__pycache__", "venv", "build", "pkg/dist"):
         write(tmp_path / folder, "m.py", source)
     (tmp_path / "venv" / "pyvenv.cfg").write_text("", encoding="utf-8")
+    write(tmp_path / "pkg", "__init__.py", "")
+    package_build = write(tmp_path / "pkg" / "build", "steps.py", source)
+    write(tmp_path / "pkg" / "build", "__init__.py", "")
     status, lines = migrate(capsys, tmp_path)
     assert 0 == status
-    assert ["changed 0 definitions in 0 files of 0; left 0 (see above)."] == lines
+    # A build folder that is a package of the code is code: it is migrated.
+    assert [
+        f"{package_build}:2: class A(NamedTuple) -> Record",
+        "changed 1 definition in 1 file of 3; left 0 (see above).",
+        AFTERWARDS,
+    ] == lines
 
 
 def test_usage_errors():
@@ -655,3 +685,413 @@ def test_the_documented_example(tmp_path):
     )
     assert report == result.stdout
     assert after == (tmp_path / "shapes.py").read_text(encoding="utf-8")
+
+
+SUBCLASS_REASON_END = {
+    "make": "defines _make, which namedtuple's _replace calls and records' does not",
+    "init": "defines __init__, which records refuses in a record's body",
+    "post-init": "defines __post_init__, which records refuses in a record's body",
+    "fields": "defines _fields, which records refuses in a record's body",
+    "new": "defines __new__, which copy.copy() and copy.deepcopy() run again on a NamedTuple "
+    "and not on a record",
+}
+STATE = "keeps attributes on its instances ({}), and record instances have no __dict__"
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("@classmethod\ndef _make(cls, iterable):\n    return super()._make(iterable)",
+         SUBCLASS_REASON_END["make"]),
+        ("def __init__(self, *args):\n    pass", SUBCLASS_REASON_END["init"]),
+        ("def __post_init__(self):\n    pass", SUBCLASS_REASON_END["post-init"]),
+        ("_fields = ('x',)", SUBCLASS_REASON_END["fields"]),
+        ("def __new__(cls, x):\n    return super().__new__(cls, 2 * x)",
+         SUBCLASS_REASON_END["new"]),
+        ("def f(self):\n    self.a, self.b = 1, 2", STATE.format("f() sets self.a")),
+        ("def f(self):\n    setattr(self, 'a', 1)", STATE.format("f() calls setattr()")),
+        ("def f(self):\n    object.__setattr__(self, 'a', 1)",
+         STATE.format("f() calls object.__setattr__()")),
+        ("def f(self):\n    self.__dict__['a'] = 1", STATE.format("f() writes self.__dict__")),
+        ("def f(me):\n    for me.i in range(3):\n        pass", STATE.format("f() sets me.i")),
+        ("def f(self, path):\n    with open(path) as self.file:\n        pass",
+         STATE.format("f() sets self.file")),
+    ],
+    ids=["make", "init", "post-init", "fields", "new", "tuple-target", "setattr",
+         "object-setattr", "dict", "for-target", "with-target"],
+)  # fmt: skip
+def test_subclass_bodies_records_would_treat_differently(tmp_path, capsys, body, reason):
+    """A subclass whose body records refuses, or whose instances keep state, keeps its base."""
+    source = (
+        "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n    x: int\n\n\nclass B(A):\n"
+    )
+    path = tmp_path / "a.py"
+    path.write_text(source + textwrap.indent(body, "    ") + "\n", encoding="utf-8")
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:4: left class A(NamedTuple): its subclass B ({path}:8) {reason}",
+        "changed 0 definitions in 0 files of 1; left 1 (see above).",
+    ] == lines
+
+
+def test_subclass_bodies_records_builds_the_same(tmp_path, capsys):
+    """Class-level state, and a subclass with __slots__, keep nothing on instances."""
+    path = write(
+        tmp_path,
+        "a.py",
+        """
+        from typing import NamedTuple
+
+
+        class A(NamedTuple):
+            x: int
+
+
+        class Counted(A):
+            @classmethod
+            def count(cls):
+                cls.counter = 1
+
+
+        class B(NamedTuple):
+            x: int
+
+
+        class Slotted(B):
+            __slots__ = ()
+
+            def double(self):
+                return B(2 * self.x)
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:4: class A(NamedTuple) -> Record",
+        f"{path}:14: class B(NamedTuple) -> Record",
+    ] == lines[:2]
+
+
+def test_instance_dict_comes_down_the_family(tmp_path, capsys):
+    """A class without __slots__ gives its subclasses a __dict__, whatever theirs say."""
+    path = write(
+        tmp_path,
+        "a.py",
+        """
+        from typing import NamedTuple
+
+
+        class A(NamedTuple):
+            x: int
+
+
+        class Middle(A):
+            pass
+
+
+        class Last(Middle):
+            __slots__ = ()
+
+            def remember(self):
+                self.seen = True
+
+
+        class B(NamedTuple):
+            x: int
+
+
+        class CacheMixin:
+            def cache(self):
+                self._cache = {}
+
+
+        class Cached(B, CacheMixin):
+            __slots__ = ()
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:4: left class A(NamedTuple): its subclass Last ({path}:12) "
+        + STATE.format("remember() sets self.seen"),
+        f"{path}:19: left class B(NamedTuple): its subclass Cached ({path}:28) "
+        + STATE.format("cache() sets self._cache"),
+    ] == lines[:2]
+
+
+def test_two_named_tuple_bases(tmp_path, capsys):
+    """A subclass of two NamedTuples keeps both: records refuses two record bases."""
+    path = write(
+        tmp_path,
+        "a.py",
+        """
+        from typing import NamedTuple
+
+
+        class A(NamedTuple):
+            a: int
+
+
+        class B(NamedTuple):
+            b: int
+
+
+        class Both(A, B):
+            pass
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    reason = (
+        f"its subclass Both ({path}:12) derives from two NamedTuple classes, which records "
+        "refuses for records"
+    )
+    assert [
+        f"{path}:4: left class A(NamedTuple): {reason}",
+        f"{path}:8: left class B(NamedTuple): {reason}",
+        "changed 0 definitions in 0 files of 1; left 2 (see above).",
+    ] == lines
+
+
+@pytest.mark.parametrize("given", ["folder", "package", "files"])
+def test_subclasses_found_through_re_exports_stars_and_aliases(tmp_path, capsys, given):
+    """
+    A subclass names its base through a package's re-export, a star import or
+    an alias: it is found however the code is given (a folder, the package
+    itself, or its files one by one as a pre-commit hook gives them).
+    """
+    package = tmp_path / "shop"
+    write(package, "__init__.py", "from ._prices import Price\n")
+    prices = write(
+        package,
+        "_prices.py",
+        """
+        from typing import NamedTuple
+
+
+        class Price(NamedTuple):
+            amount: int
+
+
+        class Size(NamedTuple):
+            width: int
+
+
+        class Weight(NamedTuple):
+            grams: int
+        """,
+    )
+    write(
+        package,
+        "items.py",
+        """
+        from shop import Price
+        from shop._prices import *
+        from shop import _prices
+
+        HeavyBase = _prices.Weight
+
+
+        class Taxed(Price):
+            tax: int = 0
+
+
+        class Boxed(Size):
+            depth: int = 0
+
+
+        class Heavy(HeavyBase):
+            unit: str = "g"
+        """,
+    )
+    paths = {
+        "folder": [tmp_path],
+        "package": [package],
+        "files": sorted(package.glob("*.py")),
+    }[given]
+    status, lines = migrate(capsys, *paths)
+    assert 0 == status
+    lefts = [line.split(": its subclass ")[0] for line in lines if ": left class" in line]
+    assert [
+        f"{prices}:4: left class Price(NamedTuple)",
+        f"{prices}:8: left class Size(NamedTuple)",
+        f"{prices}:12: left class Weight(NamedTuple)",
+    ] == lefts
+
+
+def test_classes_of_one_name_are_decided_apart(tmp_path, capsys):
+    """Two classes of one name in a module (one per Python version) are decided each."""
+    path = write(
+        tmp_path,
+        "a.py",
+        """
+        import sys
+        from typing import NamedTuple
+
+        if sys.version_info >= (3, 8):
+            class A(NamedTuple):
+                x: list = []
+        else:
+            class A(NamedTuple):
+                x: int = 0
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f"{path}:5: left class A(NamedTuple): the default [] of field 'x' is mutable, which "
+        "records refuses (every instance would share it): give it field(default_factory=...) "
+        "by hand",
+        f"{path}:8: class A(NamedTuple) -> Record",
+    ] == lines[:2]
+
+
+def test_an_import_other_modules_take_from_this_one_stays(tmp_path, capsys):
+    """A module others import NamedTuple or namedtuple from keeps those imports."""
+    package = tmp_path / "pkg"
+    write(package, "__init__.py", "")
+    compat = write(
+        package,
+        "compat.py",
+        """
+        from collections import namedtuple
+        from typing import NamedTuple
+
+
+        class A(NamedTuple):
+            x: int
+
+
+        P = namedtuple("P", "x")
+        """,
+    )
+    write(package, "use.py", "from pkg.compat import NamedTuple, namedtuple\n")
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert f"{compat}:5: class A(NamedTuple) -> Record" in lines
+    text = compat.read_text(encoding="utf-8")
+    assert text.startswith("from collections import namedtuple\nfrom typing import NamedTuple\n")
+    assert "class A(Record):" in text
+    assert 'P = records.namedtuple("P", "x")' in text
+
+
+def test_a_star_import_may_bring_record(tmp_path, capsys):
+    """Where a star import may give the module a Record it uses, records.Record is written."""
+    path = write(
+        tmp_path,
+        "a.py",
+        """
+        from typing import NamedTuple
+        from db import *
+
+
+        class Row(NamedTuple):
+            id: int
+
+
+        first = Record(2)
+        """,
+    )
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert f"{path}:5: class Row(NamedTuple) -> records.Record" == lines[0]
+    assert "class Row(records.Record):" in path.read_text(encoding="utf-8")
+
+
+def test_a_code_base_with_its_own_records_module(tmp_path, capsys):
+    """A project with a module named records would import it instead: nothing is rewritten."""
+    write(tmp_path / "records", "__init__.py", "")
+    path = write(
+        tmp_path,
+        "app.py",
+        """
+        import collections
+        from typing import NamedTuple
+
+
+        class Row(NamedTuple):
+            id: int
+
+
+        P = collections.namedtuple("P", "x")
+        """,
+    )
+    original = path.read_text(encoding="utf-8")
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    reason = (
+        "the code base has a module named records, which its imports of records would "
+        "find instead of the records library"
+    )
+    assert [
+        f"{path}:5: left class Row(NamedTuple): {reason}",
+        f'{path}:9: left collections.namedtuple("P", ...): {reason}',
+        "changed 0 definitions in 0 files of 2; left 2 (see above).",
+    ] == lines
+    assert original == path.read_text(encoding="utf-8")
+
+
+def test_files_it_cannot_read_or_write(tmp_path, capsys, monkeypatch):
+    """
+    A file not in UTF-8 without a coding line, code too deep for libcst, a
+    file that cannot be written and a symbolic link are named, exit status
+    1; the other files are still migrated, and a FIFO is not opened.
+    """
+    source = "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
+    (tmp_path / "latin.py").write_bytes(b"NAME = '\xe9t\xe9'\n")
+    deep = write(tmp_path, "deep.py", "X = " + " + ".join(["'a'"] * 3000) + "\n")
+    locked = write(tmp_path, "locked.py", source)
+    good = write(tmp_path, "good.py", source)
+    (tmp_path / "link.py").symlink_to(good)
+    os.mkfifo(tmp_path / "pipe.py")
+    real_open = open
+
+    def refusing_open(file, mode="r", *args, **kwargs):
+        if str(file) == str(locked) and "w" in mode:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing_open)
+    # deep.py is too deep for libcst at Python's own limit (mypy, run by
+    # other tests in this process, raises it).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        status, lines = migrate(capsys, tmp_path)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert 1 == status
+    assert (
+        f"{tmp_path / 'link.py'}: not migrated: a symbolic link (migrate what it points at)"
+        in lines
+    )
+    assert any(line.startswith(f"{tmp_path / 'latin.py'}: not migrated: ") for line in lines)
+    assert any(line.startswith(f"{deep}: not migrated: ") for line in lines)
+    assert f"{locked}: not migrated: [Errno 13] Permission denied: '{locked}'" in lines
+    assert f"{good}:2: class A(NamedTuple) -> Record" in lines
+    assert "changed 1 definition in 1 file of 4; left 0 (see above)." in lines
+    assert "class A(Record):" in good.read_text(encoding="utf-8")
+    assert source == locked.read_text(encoding="utf-8")
+
+
+def test_diff_of_a_file_without_a_last_newline(tmp_path, capsys):
+    """--diff marks a last line without a newline as diff does, so patch reads it."""
+    path = tmp_path / "a.py"
+    path.write_text('import collections\nP = (collections\n    .namedtuple)("P", "a")', "utf-8")
+    status, lines = migrate(capsys, "--diff", "--dry-run", path)
+    assert 0 == status
+    assert f'{path}:2: (collections .namedtuple)("P", ...) -> records.namedtuple' == lines[0]
+    assert [
+        f"--- {path}",
+        f"+++ {path}",
+        "@@ -1,3 +1,3 @@",
+        "-import collections",
+        "-P = (collections",
+        '-    .namedtuple)("P", "a")',
+        "\\ No newline at end of file",
+        "+import records",
+        "+",
+        '+P = records.namedtuple("P", "a")',
+        "\\ No newline at end of file",
+    ] == lines[1:-2]
