@@ -11,12 +11,10 @@ the ``migrate`` env of the test command runs these tests
 """
 
 import ast
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import pytest
+from support import benchmarks
 
 pytest.importorskip("libcst", reason="libcst comes with the migrate extra")
 pytestmark = pytest.mark.skipif(
@@ -24,18 +22,7 @@ pytestmark = pytest.mark.skipif(
     reason="fetches projects from the package index: run by the migrate env (tox -e migrate)",
 )
 
-BENCHMARK = Path(__file__).parent.parent / "benchmarks" / "migrated_projects.py"
-
-
-def _benchmark_module():
-    spec = importlib.util.spec_from_file_location("migrated_projects", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-migrated_projects = _benchmark_module()
+migrated_projects = benchmarks.load("migrated_projects")
 
 
 def named_tuple_definitions(tree):

@@ -1,28 +1,18 @@
 """The mypy benchmark's generated modules type-check cleanly in both spellings."""
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from support import benchmarks
 
 mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test group")
 
-BENCHMARK = Path(__file__).parent.parent / "benchmarks" / "mypy_plugin.py"
 STUBS = Path(__file__).parent.parent / "stubs"
-
-
-def _benchmark_module():
-    spec = importlib.util.spec_from_file_location("mypy_plugin_benchmark", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("spelling", ["records", "namedtuple"])
 def test_generated_module_checks_and_runs(tmp_path, spelling):
-    source = _benchmark_module().module_source(12, spelling)
+    source = benchmarks.load("mypy_plugin").module_source(12, spelling)
     path = tmp_path / f"with_{spelling}.py"
     path.write_text(source + "\nreveal_type(r11)\n")
     config = tmp_path / "mypy.ini"
