@@ -18,7 +18,7 @@ records: the whole test suite, one tox env per CPU core.
         run as root on Debian and missing, the packages pypy3, pypy3-venv,
         pypy3-lib-testsuite, python3.11-dbg, python3.11-dev and
         python3.11-venv (apt-get).
-  Takes: about 10 to 15 minutes on 2 cores (longer the first time, while
+  Takes: about 20 to 25 minutes on 2 cores (longer the first time, while
         the dependencies download). tox prints a line as each env ends.
 NOTE
 if [ ! -x "$runner/bin/tox" ]; then
