@@ -36,6 +36,8 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
+from . import _rules
+
 NAMED_TUPLE = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 NAMEDTUPLE_FUNCTION = "collections.namedtuple"
 #: What the rewrite makes of them.
@@ -50,10 +52,6 @@ MUTABLE_CALLS = frozenset(
 )  # fmt: skip
 #: Methods that return a new mutable object from a mutable one.
 MUTABLE_METHODS = frozenset({"copy", "fromkeys"})
-#: Methods a record body may not define: records refuses them.
-REFUSED_METHODS = ("__init__", "__post_init__")
-#: Names records computes, and refuses in a record's body.
-COMPUTED_NAMES = ("_fields", "_field_defaults", "__record_factories__")
 #: Decorators whose property keeps its value in the instance's ``__dict__``.
 DICT_PROPERTIES = frozenset({"functools.cached_property"})
 #: Decorators whose method gets no instance.
@@ -629,7 +627,7 @@ def _own_reason(facts: ClassFacts) -> str | None:
 
 def _body_reason(facts: ClassFacts) -> str | None:
     """Why records treats a subclass's body otherwise than a NamedTuple's, or None."""
-    for name in REFUSED_METHODS + COMPUTED_NAMES:
+    for name in (*_rules.REFUSED_METHODS, *sorted(_rules.COMPUTED_NAMES)):
         if name in facts.defined:
             return f"defines {name}, which records refuses in a record's body"
     if "_make" in facts.defined:

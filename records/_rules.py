@@ -32,6 +32,9 @@ FOREIGN_FIELD_NAMES = frozenset(name for _, name in FOREIGN_FIELD_TYPES)
 #: Names a class body may not define, because records compute them.
 COMPUTED_NAMES = frozenset({"_fields", "_field_defaults", "__record_factories__"})
 
+#: Methods a record's body may not define: nothing would call them as meant.
+REFUSED_METHODS = ("__init__", "__post_init__")
+
 
 def invalid_name_message(record: str, name: object) -> str | None:
     """

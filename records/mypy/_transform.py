@@ -40,6 +40,8 @@ from mypy.types import (
     has_type_vars,
 )
 
+from records import _rules
+
 from . import _errors
 from ._fields import (
     FIELD_FULLNAMES,
@@ -72,8 +74,6 @@ FOREIGN_FIELD_CALLS = {
     "attr._make.Factory": "attrs.Factory()",
     "attr._next_gen.field": "attrs.field()",
 }
-#: Methods a record's body cannot define: nothing would call them as meant.
-REFUSED_METHODS = ("__init__", "__post_init__")
 
 
 class _Collected:
@@ -166,7 +166,7 @@ class RecordTransformer:
         previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
         for stmt in self.ctx.cls.defs.body:
             defined = _defined_function(stmt)
-            if defined in REFUSED_METHODS:
+            if defined in _rules.REFUSED_METHODS:
                 _errors.error_init(api, record, defined, stmt)
             if not (
                 isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1
