@@ -2,7 +2,9 @@
 
 import os
 import sys
+import time
 
+import pytest
 from hypothesis import settings
 
 # The fuzzer is a separate command (see tests/fuzz/fuzz_records.py); the
@@ -43,11 +45,19 @@ def pytest_configure(config):
         os.environ["RECORDS_PURE_PYTHON"] = "1"
 
 
+STARTED = pytest.StashKey[float]()
+
+
+def pytest_sessionstart(session):
+    session.config.stash[STARTED] = time.monotonic()
+
+
 def pytest_sessionfinish(session, exitstatus):
-    # The test command's summary (tests/scripts/test_command.sh): this run's counts.
+    # The test command's summary (tests/scripts/test_command.sh): this run's counts and time.
     directory = os.environ.get("RECORDS_TEST_SUMMARY")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if directory and reporter is not None:
         from support import run_summary
 
-        run_summary.write(directory, reporter.stats, exitstatus)
+        seconds = time.monotonic() - session.config.stash[STARTED]
+        run_summary.write(directory, reporter.stats, exitstatus, seconds)

@@ -140,6 +140,7 @@ CONFIG_SNIPPET = re.compile(
 )
 
 
+@pytest.mark.slow
 def test_typing_config_snippets_enable_the_plugin(tmp_path, monkeypatch):
     """Each configuration shown on the Typing page turns the plugin on."""
     snippets = CONFIG_SNIPPET.findall((ROOT / "docs" / "pages" / "typing.md").read_text())

@@ -6,6 +6,7 @@ import gc
 import pickle
 import sys
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support.platform_marks import cpython_only
@@ -140,6 +141,7 @@ class Pair(Record):
     b: object = None
 
 
+@pytest.mark.slow
 @cpython_only
 def test_instances_are_gc_tracked_like_named_tuples():
     """A record is tracked by the garbage collector exactly as a namedtuple instance is.
@@ -170,6 +172,7 @@ def test_no_garbage_cycles_per_instance():
         gc.enable()
 
 
+@pytest.mark.slow
 @cpython_only
 def test_ten_million_instances_memory_flat():
     """10,000,000 instances created and dropped leave memory flat."""

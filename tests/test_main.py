@@ -13,6 +13,7 @@ from records.__main__ import main
 from records._bench import dropin, equivalence, harness, peers, plot, report, run, suite, terminal
 
 
+@pytest.mark.slow
 def test_quick_run_prints_key_table():
     """The default run prints the key ratios, within 100 columns, and its progress by round."""
     result = subprocess.run(
@@ -51,6 +52,7 @@ def test_help_documents_options():
         assert option in output
 
 
+@pytest.mark.slow
 def test_missing_peer_is_skipped(monkeypatch, capsys):
     """A peer that cannot be imported is reported in one line and left out."""
     missing = peers.Peer("nothing.Here", "no_such_module_here", "", lambda *a: "")
@@ -61,6 +63,7 @@ def test_missing_peer_is_skipped(monkeypatch, capsys):
     assert "nothing.Here" not in output.split("skipped nothing.Here: not installed")[1]
 
 
+@pytest.mark.slow
 def test_full_run_writes_results(tmp_path, monkeypatch):
     """A small full run writes JSON and Markdown with every section."""
     monkeypatch.setattr(run, "PEERS", (peers.PEERS[0], peers.PEERS[5]))
@@ -184,6 +187,7 @@ def quick_results():
     return results, progress, stream.getvalue()
 
 
+@pytest.mark.slow
 def test_progress_counts_every_step_once(quick_results):
     """Plain progress: one line per round of each measurement, shares that only grow, all done."""
     _, progress, text = quick_results
@@ -237,6 +241,7 @@ def _widest(results):
     return widest
 
 
+@pytest.mark.slow
 def test_terminal_table_fits_100_columns(quick_results):
     """The key table of a real quick run, with its widest figures and every flag, fits 100 columns."""
     results, _, _ = quick_results
@@ -251,6 +256,7 @@ def test_terminal_table_fits_100_columns(quick_results):
     )
 
 
+@pytest.mark.slow
 def test_results_carry_spread_and_equivalent_peers(quick_results):
     """Every timed cell has min <= median <= max; the groups of equivalent peers are recorded."""
     results, _, _ = quick_results
@@ -375,6 +381,7 @@ def test_bad_markdown_and_chart(capsys, tmp_path, monkeypatch):
     ) == _error(capsys, "--chart", str(tmp_path / "chart.svg"))
 
 
+@pytest.mark.slow
 def test_markdown_and_chart_files(quick_results, tmp_path, monkeypatch, capsys):
     """--markdown writes the key table with its spread; --chart draws the key ratios."""
     results, _, _ = quick_results
@@ -424,6 +431,7 @@ def test_equivalence_of_methods_without_python_code():
     assert equivalence._code(len) == equivalence._code(len)
 
 
+@pytest.mark.slow
 def test_terminal_table_states_the_spread(quick_results):
     """Below the table, one line gives the typical and the widest spread, or says there is none."""
     results, _, _ = quick_results

@@ -4,6 +4,7 @@ import gc
 import sys
 import weakref
 
+import pytest
 from support.platform_marks import cpython_only
 
 import records
@@ -32,6 +33,7 @@ def test_classes_are_collected():
     assert nt_ref() is None
 
 
+@pytest.mark.slow
 @cpython_only
 def test_100000_classes_memory_flat():
     """100,000 record classes created and dropped leave memory flat."""

@@ -648,6 +648,7 @@ def test_migrated_code_behaves_as_before(tmp_path, capsys):
     assert before == results()
 
 
+@pytest.mark.slow
 def test_relative_paths(tmp_path):
     """Paths are taken relative to where the command runs; a file given twice is read once."""
     write(tmp_path, "pkg/m.py", "import typing\nclass A(typing.NamedTuple):\n x: int\n")
@@ -666,6 +667,7 @@ def test_relative_paths(tmp_path):
     ] == result.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_the_documented_example(tmp_path):
     """docs/pages/migrate.md shows a module, the command's report and the result: all true."""
     page = (Path(__file__).parent.parent / "docs" / "pages" / "migrate.md").read_text("utf-8")
@@ -1032,6 +1034,7 @@ def test_a_code_base_with_its_own_records_module(tmp_path, capsys):
     assert original == path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_files_it_cannot_read_or_write(tmp_path, capsys, monkeypatch):
     """
     A file not in UTF-8 without a coding line, code too deep for libcst, a

@@ -10,6 +10,7 @@ mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test grou
 STUBS = Path(__file__).parent.parent / "stubs"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelling", ["records", "namedtuple"])
 def test_generated_module_checks_and_runs(tmp_path, spelling):
     source = benchmarks.load("mypy_plugin").module_source(12, spelling)

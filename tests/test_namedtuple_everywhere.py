@@ -131,6 +131,7 @@ STDLIB_SUITES = (
 )
 
 
+@pytest.mark.slow
 @installed
 @pytest.mark.skipif(
     importlib.util.find_spec("test.libregrtest") is None, reason="no CPython test suite here"

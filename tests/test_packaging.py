@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Each test builds, or reads what a build made: seconds each.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parent.parent
 ACCELERATOR_EXPECTED = sys.implementation.name == "cpython" and sys.version_info[:2] in {
     (3, 10),
@@ -18,20 +21,41 @@ ACCELERATOR_EXPECTED = sys.implementation.name == "cpython" and sys.version_info
 }
 
 
-def _build_wheel(directory, env=None):
-    """Build the wheel from the source tree into *directory*; return its path."""
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w"]
-    subprocess.run([*command, str(directory), str(ROOT)], check=True, env=env)
+def _build(directory, *kinds, env=None):
+    """
+    Build *kinds* (``--wheel``, ``--sdist``) from the source tree into
+    *directory*, each in an isolated environment that uv makes, as a release
+    build would; fail with the build's output if it fails.
+    """
+    command = [sys.executable, "-m", "build", *kinds, "--installer", "uv", "-o", str(directory)]
+    result = subprocess.run(
+        [*command, str(ROOT)], capture_output=True, text=True, check=False, env=env
+    )
+    assert 0 == result.returncode, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def _wheel(directory):
     (wheel,) = directory.glob("records_tuple-*.whl")
     return wheel
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
+supported_python = pytest.mark.skipif(
+    sys.version_info < (3, 10), reason="records builds for Python 3.10 and newer, not PyPy 3.9"
 )
-def test_wheel_contents(tmp_path):
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The folder holding the wheel and the sdist of the source tree, as the test env builds them."""
+    directory = tmp_path_factory.mktemp("dist")
+    _build(directory, "--wheel", "--sdist")
+    return directory
+
+
+@supported_python
+def test_wheel_contents(built):
     """records/__init__.pyi (from stubs/) and records/py.typed are in the wheel."""
-    wheel = _build_wheel(tmp_path)
+    wheel = _wheel(built)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"records/__init__.py", "records/__init__.pyi", "records/py.typed"} <= names
     stub = zipfile.ZipFile(wheel).read("records/__init__.pyi").decode()
@@ -50,7 +74,8 @@ def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
     env = {**os.environ, "CC": "false"}
     env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
     env.pop("RECORDS_PURE_PYTHON", None)
-    wheel = _build_wheel(tmp_path, env)
+    _build(tmp_path, "--wheel", env=env)
+    wheel = _wheel(tmp_path)
     assert wheel.name.endswith("-py3-none-any.whl")
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(wheel).extractall(unpacked)
@@ -66,14 +91,10 @@ def test_without_a_compiler_the_wheel_is_pure_python(tmp_path):
     assert output[1].startswith("pure Python (the C accelerator is not available")
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
-)
-def test_metadata_license_and_extras(tmp_path):
+@supported_python
+def test_metadata_license_and_extras(built):
     """The wheel carries the license text, keywords, and only the users' extras."""
-    env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
-    env.pop("RECORDS_REQUIRE_ACCELERATOR", None)
-    wheel = zipfile.ZipFile(_build_wheel(tmp_path, env))
+    wheel = zipfile.ZipFile(_wheel(built))
     names = wheel.namelist()
     (license_file,) = [name for name in names if name.endswith(".dist-info/licenses/docs/LICENSE")]
     assert wheel.read(license_file) == (ROOT / "docs" / "LICENSE").read_bytes()
@@ -89,21 +110,12 @@ def test_metadata_license_and_extras(tmp_path):
     assert ["bench", "migrate", "plot"] == extras
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 10), reason="pip builds nothing below requires-python (PyPy 3.9)"
-)
-def test_sdist_carries_the_license(tmp_path):
+@supported_python
+def test_sdist_carries_the_license(built):
     """The source distribution holds the license text too."""
     import tarfile
 
-    env = {**os.environ, "RECORDS_PURE_PYTHON_BUILD": "1"}
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
-        check=True,
-        env=env,
-        capture_output=True,
-    )
-    (sdist,) = tmp_path.glob("records_tuple-*.tar.gz")
+    (sdist,) = built.glob("records_tuple-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = archive.getnames()
     assert any(name.endswith("/docs/LICENSE") for name in names), names

@@ -256,6 +256,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
 def test_joblib_loky_workers(kind, tmp_path):
     """joblib's process workers get every class by value, and it works there."""
@@ -413,6 +414,7 @@ def test_namedtuple_classes_by_value(module, tmp_path):
     assert reference == ours
 
 
+@pytest.mark.slow
 def test_namedtuple_classes_in_joblib_workers(tmp_path):
     """joblib's loky workers get records.namedtuple's classes by value, as collections'."""
     results = []

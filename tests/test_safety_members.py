@@ -228,6 +228,7 @@ class TestMemberAccessors:
         # The room grows to the new member while the class is built.
         assert "missing 1\n" == output
 
+    @pytest.mark.slow
     @cpython_only
     def test_classes_come_and_go_without_growth(self):
         """100,000 record classes made and dropped leave no memory behind."""

@@ -1,59 +1,110 @@
-"""The test command's summary (tests/scripts/summarize.py, tests/support/run_summary.py)."""
+"""
+The test command's summary (tests/scripts/summarize.py, tests/support/run_summary.py),
+and how it runs two commands at once (tests/scripts/concurrently.py, quick.py).
+"""
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from support import run_summary
 
-SCRIPT = Path(__file__).parent / "scripts" / "summarize.py"
-spec = importlib.util.spec_from_file_location("summarize", SCRIPT)
-summarize = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(summarize)
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def load_script(name):
+    """Import ``tests/scripts/<name>.py`` as a module."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass looks its module up; quick imports concurrently
+    spec.loader.exec_module(module)
+    return module
+
+
+summarize = load_script("summarize")
+concurrently = load_script("concurrently")
+quick = load_script("quick")
 
 
 def write_tox_result(path, envs):
-    """Write a tox --result-json file with *envs*: name -> (success, seconds) or None."""
+    """
+    Write a tox --result-json file with *envs*: name -> None (not selected) or
+    (success, seconds, seconds of each command).
+    """
     testenvs = {".pkg": {}}
     for name, outcome in envs.items():
-        testenvs[name] = (
-            {} if outcome is None else {"result": {"success": outcome[0], "duration": outcome[1]}}
-        )
+        if outcome is None:
+            testenvs[name] = {}
+            continue
+        success, seconds, commands = outcome
+        testenvs[name] = {
+            "result": {"success": success, "duration": seconds},
+            "test": [{"command": ["pytest"], "elapsed": elapsed} for elapsed in commands],
+        }
     path.write_text(json.dumps({"testenvs": testenvs}))
 
 
 def test_each_run_of_each_env_is_counted(tmp_path, monkeypatch):
-    """Runs written by pytest sessions show under their env, in order, with their counts."""
+    """Runs written by pytest sessions show under their env, C first, with their counts and times."""
     runs = tmp_path / "runs"
     monkeypatch.setenv("TOX_ENV_NAME", "3.13")
-    monkeypatch.delenv("RECORDS_PURE_PYTHON", raising=False)
-    run_summary.write(str(runs), {"passed": [1, 2, 3], "skipped": [4], "failed": []}, 0)
-    first = run_summary.label()
     monkeypatch.setenv("RECORDS_PURE_PYTHON", "1")
-    run_summary.write(str(runs), {"passed": [1, 2], "failed": [3], "error": [4]}, 1)
-    second = run_summary.label()
-    assert second.endswith(", pure")
+    run_summary.write(str(runs), {"passed": [1, 2], "failed": [3], "error": [4]}, 1, 58.6)
+    pure = run_summary.label()
+    monkeypatch.delenv("RECORDS_PURE_PYTHON")
+    run_summary.write(str(runs), {"passed": [1, 2, 3], "skipped": [4], "failed": []}, 0, 61.2)
+    accelerated = run_summary.label()
+    assert (accelerated.endswith(", C"), pure.endswith(", pure")) == (True, True)
+    monkeypatch.setenv("TOX_ENV_NAME", "on_pypy")
+    run_summary.write_install(str(runs), 20.0)
     result = tmp_path / "result.json"
-    write_tox_result(result, {"3.13": (False, 61.4), "lint": (True, 9.0), "docs": None})
+    write_tox_result(
+        result,
+        {
+            "3.13": (False, 70.4, [62.0]),
+            "lint": (True, 9.0, [1.5, 2.5]),
+            "on_pypy": (True, 80.0, [79.0]),
+            "docs": None,
+        },
+    )
 
     assert 1 == summarize.main([str(result), str(runs)])
-    lines = summarize.table(summarize.env_results(result), summarize.load_runs(runs)).splitlines()
+    runs_found = summarize.load_runs(runs)
+    lines = summarize.table(
+        summarize.env_results(result, runs_found), runs_found, wall_seconds=95.0
+    ).splitlines()
     assert [
-        "env             result    time  run                             pass  fail  skip",
+        "env             result  total install  run                 time  pass  fail skip",
         "-" * 80,
-        f"3.13            FAILED     61s  {first:<30}     3     0     1",
-        f"                                {second:<30}     2     2     0",
-        "lint            ok          9s  (no pytest run)",
+        f"3.13            FAILED    70s      8s  {accelerated:<18}   61s     3     0    1",
+        f"                                       {pure:<18}   59s     2     2    0",
+        "lint            ok         9s      5s  (no pytest run)",
+        "on_pypy         ok        80s     21s  (no pytest run)",
         "",
-        "1 of 2 envs passed; failed: 3.13",
+        "2 of 3 envs passed; failed: 3.13",
+        "The command took 95 s.",
+        "The envs' times add up to 159 s: 34 s installing, 125 s testing.",
     ] == lines
     assert max(map(len, lines)) <= 80
+
+
+def test_labels_name_the_interpreter_and_the_path(monkeypatch):
+    """A run's label is short enough for the table: version, debug build, PyPy, path."""
+    monkeypatch.delenv("RECORDS_PURE_PYTHON", raising=False)
+    version = ".".join(map(str, sys.version_info[:3]))
+    label = run_summary.label()
+    assert version in label
+    assert label.startswith("PyPy ") == (sys.implementation.name == "pypy")
+    assert len(label) <= 18  # the table's column
+    assert label.endswith(", pure" if sys.implementation.name == "pypy" else ", C")
 
 
 def test_all_passed_exits_zero(tmp_path):
     """When every env passed and no run failed, the summary exits 0."""
     result = tmp_path / "result.json"
-    write_tox_result(result, {"lint": (True, 3.0)})
+    write_tox_result(result, {"lint": (True, 3.0, [2.0])})
     assert 0 == summarize.main([str(result), str(tmp_path / "none")])
 
 
@@ -61,3 +112,57 @@ def test_missing_result_file_fails(tmp_path, capsys):
     """Without tox's result file (tox did not finish) the summary fails and says so."""
     assert 1 == summarize.main([str(tmp_path / "missing.json"), str(tmp_path)])
     assert "tox did not finish" in capsys.readouterr().err
+
+
+def test_commands_are_split_at_the_separator():
+    """Words between ::: are one command each; an empty command is refused."""
+    assert [["a", "b"], ["c"]] == concurrently.split(["a", "b", ":::", "c"])
+    assert [["a"]] == concurrently.split(["a"])
+    for words in (["a", ":::"], [":::", "a"], []):
+        with pytest.raises(ValueError, match="an empty command"):
+            concurrently.split(words)
+    assert 2 == concurrently.main(["a", ":::"])
+
+
+def _python(code):
+    return [sys.executable, "-c", code]
+
+
+def test_every_command_runs_at_once_and_the_held_output_follows(capfd, tmp_path, monkeypatch):
+    """Both commands run together (each waits for the other); the second's output comes last."""
+    monkeypatch.chdir(tmp_path)
+    first = (
+        "import os, time\n"
+        "print('first', flush=True)\n"
+        "while not os.path.exists('second-started'): time.sleep(0.01)\n"
+        "open('first-done', 'w').close()\n"
+        "print('first again')"
+    )
+    second = (
+        "import os, time\n"
+        "open('second-started', 'w').close()\n"
+        "print('second')\n"
+        "while not os.path.exists('first-done'): time.sleep(0.01)"
+    )
+    assert 0 == concurrently.run_all([_python(first), _python(second)])
+    output = capfd.readouterr().out
+    assert output.startswith(f"first\nfirst again\n\n--- {sys.executable} -c import os, time\n")
+    assert output.endswith("\nsecond\n")
+
+
+def test_the_first_failure_gives_the_status():
+    """A failed command fails the whole; a signal counts as 1."""
+    ok, fails = _python("pass"), _python("raise SystemExit(3)")
+    assert 3 == concurrently.run_all([ok, fails])
+    assert 3 == concurrently.run_all([fails, ok])
+    killed = _python("import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
+    assert 1 == concurrently.run_all([killed, ok])
+
+
+def test_the_quick_loop_runs_both_paths_without_the_slow_tests():
+    """quick.py runs pytest twice, C and pure, each without the slow tests, with the arguments."""
+    c_run, pure_run = concurrently.split(quick.commands(["-k", "replace"]))
+    for run in (c_run, pure_run):
+        assert [sys.executable, "-X", "dev", "-m", "pytest", "-m", "not slow"] == run[:7]
+        assert ["-k", "replace"] == run[-2:]
+    assert "--pure-python" in pure_run and "--pure-python" not in c_run

@@ -3,7 +3,10 @@ What one pytest run reports to the test command's summary.
 
 ``tests/scripts/test_command.sh`` sets ``RECORDS_TEST_SUMMARY`` to a folder;
 each pytest run then writes one JSON file there (``tests/conftest.py`` calls
-``write``), which ``tests/scripts/summarize.py`` reads back per tox env.
+``write``), which ``tests/scripts/summarize.py`` reads back per tox env. An
+env whose script installs what it runs on (``tests/scripts/run_on_pypy.sh``,
+``run_on_debug_python.sh``) reports that time the same way, from the shell:
+``python tests/support/run_summary.py install SECONDS``.
 """
 
 from __future__ import annotations
@@ -18,30 +21,47 @@ OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 def label() -> str:
     """
-    Name the interpreter and path of this run: ``CPython 3.13.0, C`` (the C
-    accelerator) or ``CPython 3.13.0, pure`` (the pure-Python path).
+    Name the interpreter and path of this run: ``3.13.0, C`` (CPython, the C
+    accelerator), ``3.13.0, pure`` (the pure-Python path), ``3.11.2 debug, C``
+    or ``PyPy 3.9.16, pure``.
     """
     implementation = sys.implementation.name
-    name = {"cpython": "CPython", "pypy": "PyPy"}.get(implementation, implementation)
-    version = ".".join(map(str, sys.version_info[:3]))
+    name = {"cpython": "", "pypy": "PyPy "}.get(implementation, implementation + " ")
+    version = name + ".".join(map(str, sys.version_info[:3]))
     if hasattr(sys, "gettotalrefcount"):
         version += " debug"
     pure = implementation != "cpython" or os.environ.get("RECORDS_PURE_PYTHON")
     path = "pure" if pure else "C"
-    return f"{name} {version}, {path}"
+    return f"{version}, {path}"
 
 
-def write(directory: str, stats: dict[str, list[object]], exit_status: int) -> None:
-    """Write this run's counts by outcome into *directory*."""
+def write(
+    directory: str, stats: dict[str, list[object]], exit_status: int, seconds: float
+) -> None:
+    """Write this run's counts by outcome, and how long it took, into *directory*."""
     counts = {outcome: len(stats.get(outcome, [])) for outcome in OUTCOMES}
-    record = {
-        "env": os.environ.get("TOX_ENV_NAME", "pytest"),
-        "run": label(),
-        "exit status": int(exit_status),
-        "finished": time.time(),
-        **counts,
-    }
+    _save(
+        directory,
+        {"run": label(), "exit status": int(exit_status), "seconds": seconds, **counts},
+    )
+
+
+def write_install(directory: str, seconds: float) -> None:
+    """Write how long this env's own script took to install what it runs on."""
+    _save(directory, {"install seconds": seconds})
+
+
+def _save(directory: str, record: dict[str, object]) -> None:
+    env = os.environ.get("TOX_ENV_NAME", "pytest")
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"{record['env']}-{os.getpid()}-{time.monotonic_ns()}.json")
+    path = os.path.join(directory, f"{env}-{os.getpid()}-{time.monotonic_ns()}.json")
     with open(path, "w", encoding="utf-8") as file:
-        json.dump(record, file)
+        json.dump({"env": env, **record}, file)
+
+
+if __name__ == "__main__":
+    # python tests/support/run_summary.py install SECONDS (from a tox env's script)
+    if len(sys.argv) != 3 or sys.argv[1] != "install":
+        sys.exit("usage: python tests/support/run_summary.py install SECONDS")
+    if os.environ.get("RECORDS_TEST_SUMMARY"):
+        write_install(os.environ["RECORDS_TEST_SUMMARY"], float(sys.argv[2]))

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the test group")
+# Each test runs mypy several times, or its daemon: seconds each.
+pytestmark = pytest.mark.slow
 
 SHAPES = textwrap.dedent(
     """
