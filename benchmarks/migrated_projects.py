@@ -11,7 +11,7 @@ Each round times the hot path in both copies, one fresh process each,
 interleaved; a process reports the median of its repeats, and the report
 gives the median over the rounds, their smallest and largest, and the
 ratio after / before. ``tests/test_migrate_projects.py`` runs each project's
-own suite on both copies (``run_suite``) and compares them test by test.
+own suite on both copies (``run_suites``) and compares them test by test.
 """
 
 from __future__ import annotations
@@ -122,13 +122,21 @@ def fetch(project: Project, into: Path) -> Path:
     return into / f"{project.name}-{project.version}"
 
 
+#: Where ``prepare`` keeps the migration's report, beside the two trees.
+REPORT = "migration-report.txt"
+
+
 def prepare(project: Project, work: Path) -> tuple[Path, Path, str]:
     """
     Unpack *project* twice under *work* (``before``, ``after``), migrate the
     package of ``after``, and return both trees and the command's report.
+    Where *work* holds them already (prepared by an earlier call: the
+    ``migrate`` env's tests, then this script's run), they are used again.
     """
+    before, after, saved = work / "before", work / "after", work / REPORT
+    if saved.exists():
+        return before, after, saved.read_text(encoding="utf-8")
     unpacked = fetch(project, work / "download")
-    before, after = work / "before", work / "after"
     shutil.copytree(unpacked, before)
     shutil.copytree(unpacked, after)
     result = subprocess.run(
@@ -137,6 +145,7 @@ def prepare(project: Project, work: Path) -> tuple[Path, Path, str]:
         text=True,
         check=True,
     )
+    saved.write_text(result.stdout, encoding="utf-8")
     return before, after, result.stdout
 
 
@@ -148,24 +157,37 @@ def project_environment(tree: Path, project: Project, **extra: str) -> dict[str,
     return env
 
 
-def run_suite(project: Project, tree: Path, **extra: str) -> dict[str, str]:
-    """Run *project*'s own tests in *tree*; return each test's outcome by its id."""
-    report = tree / "junit.xml"
-    subprocess.run(
-        [
+def run_suites(project: Project, *runs: tuple[Path, dict[str, str]]) -> list[dict[str, str]]:
+    """
+    Run *project*'s own tests once for each of *runs* (a tree, and variables
+    to set: ``RECORDS_PURE_PYTHON``), all at once; return each run's outcome
+    of each test, by its id.
+    """
+    processes = []
+    for index, (tree, extra) in enumerate(runs):
+        report = tree / f"junit-{index}.xml"
+        command = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short",
             f"--junitxml={report}", project.tests,
-        ],
-        cwd=tree,
-        env=project_environment(tree, project, **extra),
-        capture_output=True,
-        check=False,  # a failing test is an outcome, read from the report
-    )  # fmt: skip
-    outcomes = {}
-    for case in ElementTree.parse(report).iter("testcase"):
-        kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
-        outcomes[f"{case.get('classname')}::{case.get('name')}"] = (kinds or ["passed"])[0]
-    return outcomes
+        ]  # fmt: skip
+        # A failing test is an outcome, read from the report.
+        process = subprocess.Popen(
+            command,
+            cwd=tree,
+            env=project_environment(tree, project, **extra),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        processes.append((process, report))
+    results = []
+    for process, report in processes:
+        process.wait()
+        outcomes = {}
+        for case in ElementTree.parse(report).iter("testcase"):
+            kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+            outcomes[f"{case.get('classname')}::{case.get('name')}"] = (kinds or ["passed"])[0]
+        results.append(outcomes)
+    return results
 
 
 TIMER = """\

@@ -6,20 +6,15 @@
 # leave the interpreter's total reference count flat (tests/support/refleak_check.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/scripts/interpreter_venv.sh
+started=$SECONDS
 if ! command -v python3.11-dbg >/dev/null || [ ! -e /usr/include/python3.11d/Python.h ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-dbg python3.11-dev python3.11-venv >/dev/null
-    else
-        echo "python3.11-dbg (with python3.11-dev and python3.11-venv) is missing and cannot be installed here" >&2
-        exit 1
-    fi
+    apt_install "python3.11-dbg (with python3.11-dev and python3.11-venv)" python3.11-dbg python3.11-dev python3.11-venv
 fi
 env_dir="${TOX_ENV_DIR:-.tox/debug}"
 venv="$env_dir/debug-venv"
-[ -x "$venv/bin/python" ] || python3.11-dbg -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" "attrs>=23" \
-    "cloudpickle>=3.0" "dill>=0.3.8" "joblib>=1.4"
+suite_venv python3.11-dbg "$venv"
+report_install "$started"
 # A copy of the source tree, so the debug-ABI extension stays out of the checkout.
 tree="$env_dir/tree"
 rm -rf "$tree" && mkdir -p "$tree"

@@ -5,19 +5,14 @@
 # the source tree instead of installed; tests/README.md lists what is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/scripts/interpreter_venv.sh
+started=$SECONDS
 if ! pypy3 -c "import venv, test.test_collections" >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pypy3 pypy3-venv pypy3-lib-testsuite >/dev/null
-    else
-        echo "pypy3 (with pypy3-venv and pypy3-lib-testsuite) is missing and cannot be installed here" >&2
-        exit 1
-    fi
+    apt_install "pypy3 (with pypy3-venv and pypy3-lib-testsuite)" pypy3 pypy3-venv pypy3-lib-testsuite
 fi
 venv="${TOX_ENV_DIR:-.tox/pypy}/pypy-venv"
-[ -x "$venv/bin/python" ] || pypy3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "pytest>=8" "hypothesis>=6.100" "attrs>=23" \
-    "cloudpickle>=3.0" "dill>=0.3.8" "joblib>=1.4"
+suite_venv pypy3 "$venv"
+report_install "$started"
 "$venv/bin/python" -c "import sys, platform; print('running on', platform.python_implementation(), sys.version.split()[0])"
 # records/mypy needs mypy, which the PyPy run does not install.
 PYTHONPATH="$PWD" "$venv/bin/python" -m pytest --ignore=records/mypy "$@"
