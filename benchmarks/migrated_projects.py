@@ -130,8 +130,9 @@ def prepare(project: Project, work: Path) -> tuple[Path, Path, str]:
     """
     Unpack *project* twice under *work* (``before``, ``after``), migrate the
     package of ``after``, and return both trees and the command's report.
-    Where *work* holds them already (prepared by an earlier call: the
-    ``migrate`` env's tests, then this script's run), they are used again.
+    Where *work* holds them already (prepared by an earlier call: in
+    ``tests/test_migrate_projects.py``, the suites' tests, then the
+    benchmark's), they are used again.
     """
     before, after, saved = work / "before", work / "after", work / REPORT
     if saved.exists():

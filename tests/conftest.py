@@ -1,8 +1,10 @@
 """Shared test configuration."""
 
+import gc
 import os
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -46,6 +48,22 @@ def pytest_configure(config):
 
 
 STARTED = pytest.StashKey[float]()
+GC_THRESHOLD = gc.get_threshold()
+
+
+TYPING_TESTS = Path(__file__).parent / "typing"
+
+
+def pytest_runtest_teardown(item):
+    # mypy, run in this process (mypy.api.run, pytest-mypy-plugins), raises the
+    # collector's thresholds for good and leaves millions of objects from its
+    # cache behind: every later test that collects (many do) would scan them
+    # again and again. Put the thresholds back, and collect once, here; but not
+    # after the tests of tests/typing/, which run last and mostly run mypy.
+    if gc.get_threshold() != GC_THRESHOLD:
+        gc.set_threshold(*GC_THRESHOLD)
+        if TYPING_TESTS not in item.path.parents:
+            gc.collect()
 
 
 def pytest_sessionstart(session):

@@ -12,7 +12,6 @@ the ``migrate`` env of the test command runs these tests
 
 import ast
 import os
-from pathlib import Path
 
 import pytest
 from support import benchmarks
@@ -51,12 +50,20 @@ def named_tuple_definitions(tree):
     return counts
 
 
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    """
+    Where each project is fetched and migrated, once for this module's tests
+    (outside the checkout, so that the projects' suites do not read its
+    pytest configuration).
+    """
+    return tmp_path_factory.mktemp("projects")
+
+
 @pytest.mark.parametrize("project", migrated_projects.PROJECTS, ids=lambda project: project.name)
-def test_suite_gives_the_same_outcomes_after_migration(project, tmp_path):
+def test_suite_gives_the_same_outcomes_after_migration(project, work):
     """Every test of the project has the same outcome before and after, on both paths."""
-    # The migrate env names a folder for the trees, where its benchmark run finds them.
-    work = Path(os.environ.get("RECORDS_MIGRATE_WORK") or tmp_path) / project.name
-    before, after, report = migrated_projects.prepare(project, work)
+    before, after, report = migrated_projects.prepare(project, work / project.name)
     found_before = named_tuple_definitions(before / project.source)
     found_after = named_tuple_definitions(after / project.source)
     left = [line for line in report.splitlines() if ": left class " in line]
@@ -73,3 +80,20 @@ def test_suite_gives_the_same_outcomes_after_migration(project, tmp_path):
     assert {"passed"} <= set(outcomes.values()) <= {"passed", "skipped"}
     assert outcomes == accelerated
     assert outcomes == pure
+
+
+def test_hot_paths_are_timed_before_and_after(work, tmp_path):
+    """The benchmark times each hot path in both trees: a row each, with its ratio (one round)."""
+    output = tmp_path / "migrated-projects.md"
+    assert 0 == migrated_projects.main(
+        ["--rounds", "1", "--work", str(work), "--output", str(output)]
+    )
+    lines = output.read_text().splitlines()
+    rows = lines[lines.index("|---|---|---|---|---|---|") + 1 :]
+    hot_paths = [(p, h) for p in migrated_projects.PROJECTS for h in p.hot_paths]
+    assert len(hot_paths) == len(rows)
+    for (project, hot_path), row in zip(hot_paths, rows):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert f"{project.name} {project.version}" == cells[0]
+        assert hot_path.what == cells[2]
+        assert cells[5].endswith("×") and float(cells[5][:-1]) > 0

@@ -38,12 +38,24 @@ def label() -> str:
 def write(
     directory: str, stats: dict[str, list[object]], exit_status: int, seconds: float
 ) -> None:
-    """Write this run's counts by outcome, and how long it took, into *directory*."""
+    """
+    Write this run's counts by outcome, how long it took and the processor
+    time it used (with the processes it waited for) into *directory*.
+    """
     counts = {outcome: len(stats.get(outcome, [])) for outcome in OUTCOMES}
-    _save(
-        directory,
-        {"run": label(), "exit status": int(exit_status), "seconds": seconds, **counts},
+    record = {"run": label(), "exit status": int(exit_status), "seconds": seconds, **counts}
+    _save(directory, {**record, "cpu seconds": _processor_seconds()})
+
+
+def _processor_seconds() -> float:
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return float("nan")
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def write_install(directory: str, seconds: float) -> None:
