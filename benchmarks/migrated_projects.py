@@ -161,28 +161,23 @@ def project_environment(tree: Path, project: Project, **extra: str) -> dict[str,
 def run_suites(project: Project, *runs: tuple[Path, dict[str, str]]) -> list[dict[str, str]]:
     """
     Run *project*'s own tests once for each of *runs* (a tree, and variables
-    to set: ``RECORDS_PURE_PYTHON``), all at once; return each run's outcome
-    of each test, by its id.
+    to set: ``RECORDS_PURE_PYTHON``), one after the other (the test command
+    keeps each of its two cores busy with one run); return each run's
+    outcome of each test, by its id.
     """
-    processes = []
+    results = []
     for index, (tree, extra) in enumerate(runs):
         report = tree / f"junit-{index}.xml"
-        command = [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short",
-            f"--junitxml={report}", project.tests,
-        ]  # fmt: skip
-        # A failing test is an outcome, read from the report.
-        process = subprocess.Popen(
-            command,
+        subprocess.run(
+            [
+                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short",
+                f"--junitxml={report}", project.tests,
+            ],
             cwd=tree,
             env=project_environment(tree, project, **extra),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        processes.append((process, report))
-    results = []
-    for process, report in processes:
-        process.wait()
+            capture_output=True,
+            check=False,  # a failing test is an outcome, read from the report
+        )  # fmt: skip
         outcomes = {}
         for case in ElementTree.parse(report).iter("testcase"):
             kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]

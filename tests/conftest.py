@@ -48,7 +48,7 @@ def pytest_configure(config):
 
 
 STARTED = pytest.StashKey[float]()
-GC_THRESHOLD = gc.get_threshold()
+GC_THRESHOLD = gc.get_threshold() if hasattr(gc, "get_threshold") else None  # not on PyPy
 
 
 TYPING_TESTS = Path(__file__).parent / "typing"
@@ -60,7 +60,7 @@ def pytest_runtest_teardown(item):
     # cache behind: every later test that collects (many do) would scan them
     # again and again. Put the thresholds back, and collect once, here; but not
     # after the tests of tests/typing/, which run last and mostly run mypy.
-    if gc.get_threshold() != GC_THRESHOLD:
+    if GC_THRESHOLD is not None and gc.get_threshold() != GC_THRESHOLD:
         gc.set_threshold(*GC_THRESHOLD)
         if TYPING_TESTS not in item.path.parents:
             gc.collect()

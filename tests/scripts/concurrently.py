@@ -9,9 +9,8 @@ and in order, once the first has ended (so that two pytest runs do not
 interleave their lines). Exits 0 when every command did, else with the
 status of the first that did not (1 when that is a signal).
 
-The test command runs the suite's two paths this way in each CPython env
-(pyproject.toml), and ``tests/scripts/quick.py`` does the same for the
-quick loop. The pure-Python path cannot share a process with a second
+``tests/scripts/quick.py`` runs the suite's two paths this way, one a core
+on two cores. The pure-Python path cannot share a process with a second
 thread (its layout seal refuses to run while other threads do), so the
 two runs are processes, not pytest-xdist workers.
 """
