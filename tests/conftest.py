@@ -33,6 +33,14 @@ settings.load_profile(
 )
 
 
+@pytest.fixture(scope="session")
+def mypy_caches(tmp_path_factory):
+    """Fresh mypy caches that hold the standard library already (support/mypy_caches.py)."""
+    from support.mypy_caches import MypyCaches
+
+    return MypyCaches(tmp_path_factory.mktemp("mypy-caches"))
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--pure-python",

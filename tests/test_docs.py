@@ -55,8 +55,10 @@ def mypy_expectations(source: str) -> list[tuple[int, str, str]]:
 class MypyEvaluator:
     """Type-check one example with the records plugin and compare with its comments."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, caches) -> None:
         self.directory = directory
+        self.caches = caches
+        self.cache: Path | None = None  # shared by the page's examples
 
     def __call__(self, example) -> str | None:
         source = example.parsed
@@ -67,9 +69,9 @@ class MypyEvaluator:
         module.write_text(source)
         config = work / "mypy.ini"
         config.write_text(f"[mypy]\nplugins = records.mypy\nmypy_path = {STUBS}\n")
-        cache = self.directory / "cache"  # shared: the standard library is analysed once
+        self.cache = self.cache or self.caches.fresh(config)
         stdout, stderr, _ = mypy_api.run(
-            ["--config-file", str(config), "--cache-dir", str(cache), str(module)]
+            ["--config-file", str(config), "--cache-dir", str(self.cache), str(module)]
         )
         reported = [
             (int(match["line"]), match["kind"], match["message"])
@@ -85,14 +87,14 @@ class MypyEvaluator:
 class DocsParser:
     """Sybil's Python code-block parser, sending type-checking examples to mypy."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, mypy_caches) -> None:
         flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
         self.python = PythonCodeBlockParser(doctest_optionflags=flags)
         # Interactive sessions are fenced as "pycon", so that they are
         # highlighted as sessions; they run as doctests all the same.
         self.pycon = PythonCodeBlockParser(doctest_optionflags=flags)
         self.pycon.codeblock_parser = CodeBlockParser("pycon", PythonEvaluator())
-        self.mypy = MypyEvaluator(directory)
+        self.mypy = MypyEvaluator(directory, mypy_caches)
 
     def __call__(self, document):
         for region in self.python(document):
@@ -110,14 +112,14 @@ def _lookup(namespace: dict, name: str):
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
-def test_examples(path, tmp_path, monkeypatch):
+def test_examples(path, tmp_path, monkeypatch, mypy_caches):
     needed = PAGES_NEEDING_LIBRARIES.get(path.name)
     if needed:
         if not os.environ.get("RECORDS_CLIENTS"):
             pytest.skip(f"needs {', '.join(needed)} (the clients group): run by tox -e clients")
         missing = [name for name in needed if importlib.util.find_spec(name) is None]
         assert not missing, f"{path.name} needs {missing}"
-    parser = sybil.Sybil(parsers=[DocsParser(tmp_path), SkipParser()])
+    parser = sybil.Sybil(parsers=[DocsParser(tmp_path, mypy_caches), SkipParser()])
     document = parser.parse(path)
     document.namespace["sys"] = sys
     # Doctests run as module "__test__": make it importable, so that pickle

@@ -12,7 +12,7 @@ STUBS = Path(__file__).parent.parent / "stubs"
 
 @pytest.mark.slow
 @pytest.mark.parametrize("spelling", ["records", "namedtuple"])
-def test_generated_module_checks_and_runs(tmp_path, spelling):
+def test_generated_module_checks_and_runs(tmp_path, spelling, mypy_caches):
     source = benchmarks.load("mypy_plugin").module_source(12, spelling)
     path = tmp_path / f"with_{spelling}.py"
     path.write_text(source + "\nreveal_type(r11)\n")
@@ -20,7 +20,7 @@ def test_generated_module_checks_and_runs(tmp_path, spelling):
     plugins = "plugins = records.mypy\n" if spelling == "records" else ""
     config.write_text(f"[mypy]\n{plugins}mypy_path = {STUBS}\n")
     stdout, _, status = mypy_api.run(
-        ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(path)]
+        ["--config-file", str(config), "--cache-dir", str(mypy_caches.fresh(config)), str(path)]
     )
     assert status == 0, stdout
     assert stdout.count("note: Revealed type is") == 1

@@ -1,4 +1,9 @@
-"""The plugin gives the same results from a warm cache, and from the daemon, as from a cold run."""
+"""
+The plugin gives the same results from a warm cache, and from the daemon, as
+from a cold run. Every cache starts as ``mypy_caches`` makes it (the standard
+library in it already, support/mypy_caches.py): a cold run of records' stub
+and of the test's modules.
+"""
 
 import os
 import shutil
@@ -56,36 +61,39 @@ def _mypy(directory: Path, cache: Path) -> str:
     return stdout
 
 
-def test_warm_cache_matches_cold_run(tmp_path):
+def test_warm_cache_matches_cold_run(tmp_path, mypy_caches):
     """A second run on a warm cache, after an edit, reports what a cold run does."""
-    project, cache = tmp_path / "project", tmp_path / "cache"
+    project = tmp_path / "project"
     project.mkdir()
     _write(project, SHAPES, USE)
+    cache = mypy_caches.fresh(project / "mypy.ini")
     first = _mypy(project, cache)
     assert 'Revealed type is "tuple[int, int, fallback=shapes.Point]"' in first
     _write(project, EDITED_SHAPES, EDITED_USE)
     warm = _mypy(project, cache)
-    cold = _mypy(project, tmp_path / "fresh-cache")
+    cold = _mypy(project, mypy_caches.fresh(project / "mypy.ini"))
     assert cold == warm
     assert 'Revealed type is "tuple[int, int, str, fallback=shapes.Point3]"' in warm
     assert 'Argument 3 to "Point3" has incompatible type "int"; expected "str"' in warm
 
 
-def test_cache_of_mypy_alone_then_the_plugin(tmp_path):
+def test_cache_of_mypy_alone_then_the_plugin(tmp_path, mypy_caches):
     """
     Turning the plugin on or off over one cache gives a cold run's report
     each time. The stub's Record is cached with or without the
     dataclass_transform mark the plugin takes off, so mypy must not reuse it
     across the change (reused, it would report the misordered field twice).
     """
-    project, cache = tmp_path / "project", tmp_path / "cache"
+    project = tmp_path / "project"
     project.mkdir()
     shapes = SHAPES + "\nclass Misordered(Record):\n    first: int = 0\n    second: int\n"
     reports = []
-    for step, plugin in enumerate([False, True, False]):
+    cache = None
+    for plugin in [False, True, False]:
         _write(project, shapes, USE, plugin=plugin)
+        cache = cache or mypy_caches.fresh(project / "mypy.ini")
         warm = _mypy(project, cache)
-        assert _mypy(project, tmp_path / f"cold-cache-{step}") == warm
+        assert _mypy(project, mypy_caches.fresh(project / "mypy.ini")) == warm
         reports.append(_reports(warm))
     alone, with_the_plugin, alone_again = reports
     assert alone == alone_again
@@ -155,7 +163,7 @@ DAEMON_STEPS = [
 
 
 def _daemon_steps(
-    tmp_path: Path, steps: list[tuple[str, str]], *, strict: bool = False
+    tmp_path: Path, mypy_caches, steps: list[tuple[str, str]], *, strict: bool = False
 ) -> list[list[str]]:
     """Run dmypy after each edit in *steps*; each report must be a cold run's. Return them."""
     project = tmp_path / "project"
@@ -164,11 +172,11 @@ def _daemon_steps(
     run = [*dmypy, "run", "--", "--config-file", "mypy.ini", "use.py", "shapes.py"]
     outputs = []
     try:
-        for step, (shapes, use) in enumerate(steps):
+        for shapes, use in steps:
             _write(project, shapes, use, strict=strict)
             daemon = subprocess.run(run, cwd=project, capture_output=True, text=True, check=False)
             assert "Traceback" not in daemon.stderr, daemon.stderr
-            cold = _mypy(project, tmp_path / f"cold-cache-{step}")
+            cold = _mypy(project, mypy_caches.fresh(project / "mypy.ini"))
             assert _reports(cold) == _reports(daemon.stdout)
             outputs.append(_reports(daemon.stdout))
     finally:
@@ -178,9 +186,9 @@ def _daemon_steps(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="dmypy's unix socket")
-def test_daemon_matches_cold_run(tmp_path):
+def test_daemon_matches_cold_run(tmp_path, mypy_caches):
     """dmypy, rechecking after each edit, reports what a cold run does."""
-    outputs = _daemon_steps(tmp_path, DAEMON_STEPS)
+    outputs = _daemon_steps(tmp_path, mypy_caches, DAEMON_STEPS)
     assert (
         'use.py:8: note: Revealed type is "tuple[int, int, str, fallback=shapes.Point3]"'
         in (outputs[1])
@@ -218,13 +226,14 @@ LOCAL_USE = textwrap.dedent(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="dmypy's unix socket")
-def test_daemon_keeps_the_methods_of_a_record_in_a_function_typed(tmp_path):
+def test_daemon_keeps_the_methods_of_a_record_in_a_function_typed(tmp_path, mypy_caches):
     """
     With --strict, dmypy rechecks a record defined in a function, after an
     edit of the module whose record it uses, without finding an untyped method.
     """
     grown = SHAPES + "    z: int = 0\n"  # Point gets a field
-    outputs = _daemon_steps(tmp_path, [(SHAPES, LOCAL_USE), (grown, LOCAL_USE)], strict=True)
+    steps = [(SHAPES, LOCAL_USE), (grown, LOCAL_USE)]
+    outputs = _daemon_steps(tmp_path, mypy_caches, steps, strict=True)
     assert [[], []] == outputs
 
 
@@ -240,19 +249,20 @@ SUBCLASS_USE = textwrap.dedent(
 )
 
 
-def test_fields_read_back_from_the_cache(tmp_path):
+def test_fields_read_back_from_the_cache(tmp_path, mypy_caches):
     """
     A record's fields, read from the cache (its module unchanged), make its
     subclass in an edited module: their types, which have defaults, and
     which record declares them.
     """
-    project, cache = tmp_path / "project", tmp_path / "cache"
+    project = tmp_path / "project"
     project.mkdir()
     _write(project, EDITED_SHAPES, USE)
+    cache = mypy_caches.fresh(project / "mypy.ini")
     _mypy(project, cache)
     _write(project, EDITED_SHAPES, SUBCLASS_USE)
     warm = _mypy(project, cache)
-    assert _mypy(project, tmp_path / "fresh-cache") == warm
+    assert _mypy(project, mypy_caches.fresh(project / "mypy.ini")) == warm
     assert [
         'use.py:4: error: record "Point4": non-default field "w" follows default field "z"  '
         "[records-field-order]",
