@@ -2,13 +2,13 @@
 Migrate real projects with ``python -m records migrate``, and time one hot
 path of each before and after.
 
-Usage: ``python benchmarks/migrated_projects.py [--rounds R] [--output FILE.md]
-[--work DIR]`` (needs the ``migrate`` extra and the package index).
+Usage: ``python benchmarks/migrated_projects.py [--rounds R] [--repeats N]
+[--output FILE.md] [--work DIR]`` (needs the ``migrate`` extra and the package index).
 
 Each project of ``PROJECTS`` is a pinned source distribution that ships its
 tests. It is downloaded and unpacked twice; one copy's package is migrated.
 Each round times the hot path in both copies, one fresh process each,
-interleaved; a process reports the median of its repeats, and the report
+interleaved; a process reports the median of its repeats (7), and the report
 gives the median over the rounds, their smallest and largest, and the
 ratio after / before. ``tests/test_migrate_projects.py`` runs each project's
 own suite on both copies (``run_suites``) and compares them test by test.
@@ -190,13 +190,16 @@ TIMER = """\
 import statistics, timeit
 timer = timeit.Timer({statement!r}, {setup!r})
 number, _ = timer.autorange()
-print(statistics.median(timer.repeat(repeat=7, number=number)) / number)
+print(statistics.median(timer.repeat(repeat={repeats}, number=number)) / number)
 """
 
 
-def time_once(project: Project, hot_path: HotPath, tree: Path) -> float:
-    """Time *hot_path* in a fresh process importing *tree*: seconds per call."""
-    code = TIMER.format(statement=hot_path.statement, setup=hot_path.setup)
+def time_once(project: Project, hot_path: HotPath, tree: Path, repeats: int = 7) -> float:
+    """
+    Time *hot_path* in a fresh process importing *tree*: seconds per call,
+    the median of *repeats*.
+    """
+    code = TIMER.format(statement=hot_path.statement, setup=hot_path.setup, repeats=repeats)
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tree,
@@ -209,13 +212,13 @@ def time_once(project: Project, hot_path: HotPath, tree: Path) -> float:
 
 
 def measure(
-    project: Project, hot_path: HotPath, before: Path, after: Path, rounds: int
+    project: Project, hot_path: HotPath, before: Path, after: Path, rounds: int, repeats: int = 7
 ) -> dict[str, list[float]]:
     """Time *hot_path* in both trees, interleaved, *rounds* times."""
     times: dict[str, list[float]] = {"before": [], "after": []}
     for _ in range(rounds):
-        times["before"].append(time_once(project, hot_path, before))
-        times["after"].append(time_once(project, hot_path, after))
+        times["before"].append(time_once(project, hot_path, before, repeats))
+        times["after"].append(time_once(project, hot_path, after, repeats))
     return times
 
 
@@ -226,7 +229,9 @@ def _cell(values: list[float]) -> str:
     )
 
 
-def report(rows: list[tuple[Project, str, HotPath, dict[str, list[float]]]], rounds: int) -> str:
+def report(
+    rows: list[tuple[Project, str, HotPath, dict[str, list[float]]]], rounds: int, repeats: int = 7
+) -> str:
     """Return the Markdown report of a run."""
     import records
 
@@ -235,7 +240,7 @@ def report(rows: list[tuple[Project, str, HotPath, dict[str, list[float]]]], rou
         "",
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{platform.machine()}, {records.ACCELERATOR}; {rounds} rounds, each a fresh "
-        "process per copy (median of 7 repeats), interleaved; cells: median "
+        f"process per copy (median of {repeats} repeats), interleaved; cells: median "
         "[smallest, largest] per call; ratio: after / before, of the medians.",
         "",
         "| project | its named tuples | hot path | before | after | ratio |",
@@ -261,11 +266,16 @@ def main(argv: list[str] | None = None) -> int:
     """Migrate every project and time its hot path before and after."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (default 9)")
+    parser.add_argument(
+        "--repeats", type=int, default=7, help="repeats a process times, its median reported (default 7)"
+    )
     parser.add_argument("--output", help="also write the Markdown report to this file")
     parser.add_argument("--work", help="where to unpack the projects (default: a temporary dir)")
     arguments = parser.parse_args(argv)
     if arguments.rounds < 1:
         parser.error(f"--rounds must be at least 1, not {arguments.rounds}")
+    if arguments.repeats < 1:
+        parser.error(f"--repeats must be at least 1, not {arguments.repeats}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="records-migrated-") as temporary:
         work = Path(arguments.work or temporary)
@@ -273,9 +283,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{project.name} {project.version}: migrating, then timing", file=sys.stderr)
             before, after, migration = prepare(project, work / project.name)
             for hot_path in project.hot_paths:
-                times = measure(project, hot_path, before, after, arguments.rounds)
+                times = measure(
+                    project, hot_path, before, after, arguments.rounds, arguments.repeats
+                )
                 rows.append((project, changed_count(migration), hot_path, times))
-    text = report(rows, arguments.rounds)
+    text = report(rows, arguments.rounds, arguments.repeats)
     print(text)
     if arguments.output:
         Path(arguments.output).write_text(text, encoding="utf-8")

@@ -83,12 +83,15 @@ def test_suite_gives_the_same_outcomes_after_migration(project, work):
 
 
 def test_hot_paths_are_timed_before_and_after(work, tmp_path):
-    """The benchmark times each hot path in both trees: a row each, with its ratio (one round)."""
+    """
+    The benchmark times each hot path in both trees: a row each, with its
+    ratio (one round of one repeat: the figures are the benchmark's business).
+    """
     output = tmp_path / "migrated-projects.md"
-    assert 0 == migrated_projects.main(
-        ["--rounds", "1", "--work", str(work), "--output", str(output)]
-    )
+    arguments = ["--rounds", "1", "--repeats", "1", "--work", str(work), "--output", str(output)]
+    assert 0 == migrated_projects.main(arguments)
     lines = output.read_text().splitlines()
+    assert "1 rounds, each a fresh process per copy (median of 1 repeats)" in lines[2]
     rows = lines[lines.index("|---|---|---|---|---|---|") + 1 :]
     hot_paths = [(p, h) for p in migrated_projects.PROJECTS for h in p.hot_paths]
     assert len(hot_paths) == len(rows)
@@ -97,3 +100,12 @@ def test_hot_paths_are_timed_before_and_after(work, tmp_path):
         assert f"{project.name} {project.version}" == cells[0]
         assert hot_path.what == cells[2]
         assert cells[5].endswith("×") and float(cells[5][:-1]) > 0
+
+
+@pytest.mark.parametrize("option", ["--rounds", "--repeats"])
+def test_benchmark_refuses_fewer_than_one(option, capsys):
+    """--rounds and --repeats below 1 are refused by name, before anything is fetched."""
+    with pytest.raises(SystemExit) as exit_info:
+        migrated_projects.main([option, "0"])
+    assert 2 == exit_info.value.code
+    assert f"{option} must be at least 1, not 0" in capsys.readouterr().err
