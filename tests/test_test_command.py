@@ -1,6 +1,7 @@
 """
 The test command's summary (tests/scripts/summarize.py, tests/support/run_summary.py),
-and how it runs two commands at once (tests/scripts/concurrently.py, quick.py).
+how it runs two commands at once (tests/scripts/concurrently.py, quick.py), and
+the memory-safety children's allocator (tests/support/child.py).
 """
 
 import importlib.util
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from support import run_summary
+from support.child import run_child
 
 SCRIPTS = Path(__file__).parent / "scripts"
 
@@ -167,3 +169,21 @@ def test_the_quick_loop_runs_both_paths_without_the_slow_tests():
         assert [sys.executable, "-X", "dev", "-m", "pytest", "-m", "not slow"] == run[:7]
         assert ["-k", "replace"] == run[-2:]
     assert "--pure-python" in pure_run and "--pure-python" not in c_run
+
+
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython", reason="the debug hooks are CPython's allocators"
+)
+def test_memory_safety_children_get_the_debug_allocator(monkeypatch):
+    """A child of run_child has the debug hooks on, even where the run itself does not (pure envs)."""
+    monkeypatch.setenv("PYTHONMALLOC", "malloc")
+    output = run_child(
+        """
+        try:
+            from _testinternalcapi import pymem_getallocatorsname
+        except ImportError:
+            from _testcapi import pymem_getallocatorsname
+        print(pymem_getallocatorsname())
+        """
+    )
+    assert "pymalloc_debug" == output.strip()

@@ -26,8 +26,9 @@ def define(code):
 def run_child(code, *, prelude=""):
     """
     Run *prelude* and then *code* (each dedented) in a fresh interpreter under
-    ``-X dev``, with faulthandler on and on the path this run takes (the child
-    inherits ``RECORDS_PURE_PYTHON``); return what it printed.
+    ``-X dev``, with faulthandler on, the debug hooks on the memory allocators
+    (whatever ``PYTHONMALLOC`` the run has) and on the path this run takes (the
+    child inherits ``RECORDS_PURE_PYTHON``); return what it printed.
 
     A child that crashes, or ends with an exception (an ``assert`` in it
     included), fails the test with its exit status and its standard error.
@@ -37,7 +38,7 @@ def run_child(code, *, prelude=""):
         [sys.executable, "-X", "dev", "-c", source],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+        env={**os.environ, "PYTHONFAULTHANDLER": "1", "PYTHONMALLOC": "debug"},
         check=False,
         timeout=120,
     )
