@@ -267,7 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (default 9)")
     parser.add_argument(
-        "--repeats", type=int, default=7, help="repeats a process times, its median reported (default 7)"
+        "--repeats",
+        type=int,
+        default=7,
+        help="repeats each process times, the median reported (default 7)",
     )
     parser.add_argument("--output", help="also write the Markdown report to this file")
     parser.add_argument("--work", help="where to unpack the projects (default: a temporary dir)")

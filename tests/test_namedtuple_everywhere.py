@@ -135,6 +135,11 @@ STDLIB_SUITES = (
     ),
 )
 
+#: The one case of those suites left out: on 3.10 it starts pydoc's server
+#: and then only waits out its 30-second timeout (3.11's version stops it at
+#: once); it makes no named tuple.
+IDLE_CASES = ("test.test_pydoc.PydocServerTest.test_server",) if sys.version_info < (3, 11) else ()
+
 
 @pytest.mark.slow
 @installed
@@ -145,11 +150,12 @@ def test_cpython_suites_with_the_opt_in(tmp_path):
     """CPython's own tests of these modules pass in a process where the opt-in is on."""
     environment = {**os.environ, "RECORDS_NAMEDTUPLE": "1"}
     outputs = [tmp_path / f"group-{index}.txt" for index in range(len(STDLIB_SUITES))]
+    ignored = [option for case in IDLE_CASES for option in ("--ignore", case)]
     statuses = []
     with contextlib.ExitStack() as stack:
         runs = [
             subprocess.Popen(
-                [sys.executable, "-m", "test", "-q", *group],
+                [sys.executable, "-m", "test", "-q", *ignored, *group],
                 env=environment,
                 stdout=stack.enter_context(output.open("w")),
                 stderr=subprocess.STDOUT,
