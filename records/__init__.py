@@ -9,7 +9,7 @@ records: immutable, typed record types that are real tuples.
 Point(x=1, y=0)
 """
 
-from . import _accelerator, _install
+from . import _accelerator, _everywhere, _install
 from ._everywhere import restore_namedtuple, use_for_namedtuple
 from ._fields import MISSING, Field, field
 from ._funcs import asdict, fields, replace
@@ -19,6 +19,7 @@ from ._record import Record
 __version__ = "0.1.0"
 
 _install.install(Record)
+_everywhere.finish_opt_in()
 
 ACCELERATED: bool = _accelerator.c is not None
 """Whether the optional C accelerator, ``records._accelerator_c``, is in use."""

@@ -13,7 +13,11 @@ before any other module is imported: the wheel installs
 ``records_namedtuple.pth`` into ``site-packages``, which Python's ``site``
 runs as it starts, and which does nothing more than read that variable
 unless it is set. Like Python's own ``PYTHON*`` variables, it is ignored
-under ``-E`` and ``-I``.
+under ``-E`` and ``-I``. When set, it loads nothing of records: the
+top-level module ``_records_namedtuple`` (``records/_records_namedtuple.py``)
+puts a stand-in in place of ``collections.namedtuple`` once ``collections``
+is imported, and the stand-in's first call imports records, which calls
+``use_for_namedtuple()``; so does importing records before that call.
 """
 
 from __future__ import annotations
@@ -26,6 +30,10 @@ if TYPE_CHECKING:
 
 #: The ``collections.namedtuple`` that ``use_for_namedtuple`` replaced.
 _original: Any = None
+
+#: The attribute of the start-up stand-in (``_records_namedtuple``) holding
+#: the ``collections.namedtuple`` it stands in for.
+STAND_IN_ORIGINAL = "_records_original"
 
 #: The values of ``RECORDS_NAMEDTUPLE`` that switch the opt-in on, in any
 #: case and between spaces; any other value leaves it off.
@@ -45,16 +53,32 @@ def use_for_namedtuple() -> None:
 
     from ._namedtuple import namedtuple
 
-    if collections.namedtuple is not namedtuple:
-        _original = collections.namedtuple
+    current = collections.namedtuple
+    if current is not namedtuple:
+        _original = getattr(current, STAND_IN_ORIGINAL, current)
         collections.namedtuple = namedtuple
+
+
+def finish_opt_in() -> None:
+    """
+    Where the start-up stand-in of ``RECORDS_NAMEDTUPLE`` is in place, put
+    ``records.namedtuple`` in now (``records`` calls it as it is imported).
+    """
+    collections: Any = sys.modules.get("collections")
+    if hasattr(getattr(collections, "namedtuple", None), STAND_IN_ORIGINAL):
+        use_for_namedtuple()
 
 
 def restore_namedtuple() -> None:
     """Give ``collections.namedtuple`` back the function ``use_for_namedtuple`` replaced."""
     global _original
     collections: Any = sys.modules.get("collections")
-    if collections is None or _original is None:
+    if collections is None:
+        return
+    stand_in_for = getattr(collections.namedtuple, STAND_IN_ORIGINAL, None)
+    if stand_in_for is not None:  # the opt-in's stand-in, not called yet
+        collections.namedtuple = stand_in_for
+    if _original is None:
         return
     from ._namedtuple import namedtuple
 

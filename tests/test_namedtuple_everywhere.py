@@ -102,9 +102,94 @@ class TestAtStartUp:
 
     @pytest.mark.parametrize("value", ["1", "yes", "True", " on "])
     def test_on(self, value):
-        """Set: the standard library's own named tuples are records' from the start."""
+        """Set: the standard library's own named tuples are records', records loaded by the first."""
         assert is_on(value)
-        assert "True True True\n" == python(self.CHECK, opt_in=value)
+        assert "False True True\n" == python(self.CHECK, opt_in=value)
+
+    def test_on_loads_nothing_until_a_named_tuple_is_built(self):
+        """Neither records nor collections at start-up; collections alone loads no records."""
+        output = python(
+            "import sys\n"
+            "print(sorted(m for m in sys.modules if 'records' in m or m == 'collections'))\n"
+            "import collections\n"
+            "loaders = {type(collections.__loader__), type(collections.__spec__.loader)}\n"
+            "finders = [f for f in sys.meta_path if type(f).__module__ == '_records_namedtuple']\n"
+            "print('records' in sys.modules, collections.namedtuple.__name__, finders,\n"
+            "      any(loader.__module__ == '_records_namedtuple' for loader in loaders))\n"
+            "P = collections.namedtuple('P', 'x y', defaults=[2])\n"
+            "import records, pickle\n"
+            "print(collections.namedtuple is records.namedtuple, P.__module__, P(1),\n"
+            "      pickle.loads(pickle.dumps(P(1))) == P(1))\n",
+            opt_in="1",
+        )
+        # Once collections is imported, the finder is gone and its loader is its own again.
+        assert [
+            "['_records_namedtuple']",
+            "False namedtuple [] False",
+            "True __main__ P(x=1, y=2) True",
+        ] == output.splitlines()
+        assert made_by_records(collections.namedtuple("Q", "a")) is False  # this process: off
+
+    def test_importing_records_puts_it_in_at_once(self):
+        """Imported before or after collections, records takes over without waiting for a call."""
+        check = "print(collections.namedtuple is records.namedtuple)"
+        assert "True\n" == python(f"import records, collections; {check}", opt_in="1")
+        assert "True\n" == python(f"import collections, records; {check}", opt_in="1")
+
+    def test_taken_before_the_first_call_it_follows_the_switch(self):
+        """A module's ``from collections import namedtuple`` stand-in builds as the opt-in says."""
+        output = python(
+            "from collections import namedtuple\n"
+            "import records\n"
+            "def who(cls): return 'records' in cls.__new__.__code__.co_filename\n"
+            "A = namedtuple('A', 'x'); records.restore_namedtuple()\n"
+            "B = namedtuple('B', 'x'); records.use_for_namedtuple()\n"
+            "C = namedtuple('C', 'x', module='elsewhere')\n"
+            "print(who(A), who(B), who(C), A.__module__, B.__module__, C.__module__)\n",
+            opt_in="1",
+        )
+        assert "True False True __main__ __main__ elsewhere\n" == output
+
+    def test_installed_after_collections_is_imported(self):
+        """install() with collections imported already: the stand-in at once, records not loaded."""
+        output = python(
+            "import collections, sys, _records_namedtuple\n"
+            "_records_namedtuple.install(); _records_namedtuple.install()\n"
+            "stand_in = collections.namedtuple\n"
+            "finders = [f for f in sys.meta_path if type(f).__module__ == '_records_namedtuple']\n"
+            "print(stand_in.__module__, 'records' in sys.modules, finders)\n"
+            "P = collections.namedtuple('P', 'x')\n"
+            "import records\n"
+            "print(collections.namedtuple is records.namedtuple, P.__module__)\n"
+        )
+        assert "_records_namedtuple False []\nTrue __main__\n" == output
+
+    def test_restored_before_the_first_call(self):
+        """restore_namedtuple() before any named tuple: collections' own function, for good."""
+        output = python(
+            "import collections, records\n"
+            "records.restore_namedtuple()\n"
+            "print(collections.namedtuple.__module__, collections.namedtuple is not records.namedtuple)\n",
+            opt_in="1",
+        )
+        assert "collections True\n" == output
+
+    def test_records_that_cannot_load_leaves_the_opt_in_off(self):
+        """If records fails to import at the first call, it says so and collections builds."""
+        environment = {**os.environ, "RECORDS_NAMEDTUPLE": "1"}
+        result = subprocess.run(
+            [
+                sys.executable, "-c",
+                "import sys; sys.modules['records'] = None\n"
+                "import collections\n"
+                "P = collections.namedtuple('P', 'x')\n"
+                "print(P(1), P.__module__, collections.namedtuple.__module__)\n",
+            ],
+            env=environment, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert 0 == result.returncode, result.stderr
+        assert "P(x=1) __main__ collections\n" == result.stdout
+        assert "RECORDS_NAMEDTUPLE: records did not load: ModuleNotFoundError(" in result.stderr
 
     @pytest.mark.parametrize("flag", ["-E", "-I"])
     def test_ignored_with_the_environment(self, flag):

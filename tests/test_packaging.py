@@ -61,6 +61,9 @@ def test_wheel_contents(built):
     stub = zipfile.ZipFile(wheel).read("records/__init__.pyi").decode()
     assert stub == (ROOT / "stubs" / "records" / "__init__.pyi").read_text()
     assert "records/_build_hook.py" not in names
+    # The opt-in's start-up pieces sit beside the package, in site-packages.
+    assert {"records_namedtuple.pth", "_records_namedtuple.py"} <= names
+    assert "records/_records_namedtuple.py" not in names
     assert not [name for name in names if name.endswith((".c", ".h"))], names
     compiled = [name for name in names if name.startswith("records/_accelerator_c")]
     if ACCELERATOR_EXPECTED:
