@@ -75,6 +75,7 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         sizes=(1, 3),
         memory_count=1000,
         echo=(2, 20),
+        startup_pairs=1,
         progress=progress,
     )
     assert progress.done == progress.total
@@ -89,6 +90,7 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         "attribute access by origin",
         "memory",
         "scaling",
+        "start-up as a whole process",
     ):
         assert section in data
     origins = data["attribute access by origin"]
@@ -104,6 +106,10 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
     drop_in = data["namedtuple drop-in"]
     assert {"collections.namedtuple", "records.namedtuple"} <= set(drop_in["_replace"]["median"])
     assert "## records.namedtuple, the drop-in" in markdown
+    whole = data["start-up as a whole process"]
+    assert "import records / python -c pass" in whole
+    assert "| 20 Record classes / 20 namedtuple | " in markdown
+    assert all(1 == len(row["a"]) == len(row["b"]) and row["ratio"] > 0 for row in whole.values())
     if dropin.opt_in_installed():
         assert {"asyncio"} == set(data["opt-in start-up"]["classes built"])
         assert data["opt-in start-up"]["classes built"]["asyncio"] > 5

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from . import dropin, equivalence, harness, report, suite
+from . import dropin, equivalence, harness, process_startup, report, suite
 from .peers import PEERS
 
 TYPE_CHECKING = False
@@ -68,12 +68,14 @@ def full(
     sizes: tuple[int, ...] = SCALING_SIZES,
     memory_count: int = 1_000_000,
     echo: tuple[int, int] = (20, 500),
+    startup_pairs: int = 41,
     progress: harness.Progress | None = None,
 ) -> dict[str, Any]:
     """
     Everything, written to *output* as JSON and Markdown (charts: see
     ``plot``); the opt-in's figures where records is installed with its
-    ``.pth`` file, *echo* giving the echo server's clients and requests.
+    ``.pth`` file, *echo* giving the echo server's clients and requests;
+    start-up as a whole process over *startup_pairs* pairs of interpreters.
     """
     peers, missing = available_peers()
     scaling_rounds = max(3, rounds // 3)
@@ -89,6 +91,7 @@ def full(
         + len(sizes) * (scaling_rounds * len(peers) + 1)
         + rounds * len(dropin._factories())  # the drop-in namedtuple
         + (2 * scaling_rounds if opt_in else 0)  # start-up and the echo server with the opt-in
+        + len(process_startup.rows(opt_in))  # start-up as a whole process
     )
     progress = progress if progress is not None else harness.Progress(steps)
     progress.total = steps
@@ -135,6 +138,9 @@ def full(
             scaling_rounds, progress, clients=clients, requests=requests
         )
         results["opt-in pth cost"] = dropin.pth_cost()
+    results["start-up as a whole process"] = process_startup.run(
+        startup_pairs, progress, opt_in=opt_in
+    )
     progress.finish()
 
     os.makedirs(output, exist_ok=True)
