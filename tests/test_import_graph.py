@@ -1,7 +1,10 @@
 """No module of a package imports itself back at run time, however indirectly."""
 
 import ast
+import os
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -163,6 +166,35 @@ def test_no_runtime_import_cycle(package):
 def test_accelerator_loader_stands_at_the_bottom():
     """records._accelerator, which any module may ask whether C is loaded, imports none of them."""
     assert {} == _import_graph(ROOT / "records", "records")["records._accelerator"]
+
+
+#: What ``import records`` loads in a fresh interpreter, beside the package: the
+#: modules a class statement and ``records.namedtuple`` need, and four of the
+#: standard library's. Start-up is what records is for: a module joins this
+#: list only on purpose (benchmarks/process_startup.py measures what it costs).
+IMPORT_PATH = {
+    "records._accelerator", "records._accelerator_c", "records._accessors",
+    "records._annotations", "records._builder", "records._codegen", "records._compat",
+    "records._everywhere", "records._fields", "records._funcs", "records._install",
+    "records._layout", "records._namedtuple", "records._pickling", "records._record",
+    "records._rules", "records._sealing",
+    "__future__", "_collections", "copyreg", "keyword",
+}  # fmt: skip
+
+
+def test_import_records_loads_the_class_path_alone():
+    """A fresh ``import records`` loads IMPORT_PATH, and on the pure path no C module."""
+    code = (
+        "import sys; before = set(sys.modules); import records\n"
+        "print(' '.join(sorted(set(sys.modules) - before - {'records'})))\n"
+    )
+    loaded = set(subprocess.check_output([sys.executable, "-c", code], text=True).split())
+    expected = set(IMPORT_PATH)
+    if os.environ.get("RECORDS_PURE_PYTHON") or sys.implementation.name != "cpython":
+        expected.discard("records._accelerator_c")
+    # Another interpreter may have some of the standard library's loaded at start-up.
+    assert expected - loaded <= {"__future__", "_collections", "copyreg", "keyword"}
+    assert loaded <= expected, sorted(loaded - expected)
 
 
 def test_install_stands_at_the_top():
