@@ -30,6 +30,7 @@ def test_quick_run_prints_key_table():
     for row in (
         "class creation",
         "start-up, 200 types",
+        "process of 20 types",
         "instance, positional",
         "attribute access",
         "_replace",
@@ -91,6 +92,7 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         "memory",
         "scaling",
         "start-up as a whole process",
+        "start-up, whole process",
     ):
         assert section in data
     origins = data["attribute access by origin"]
@@ -206,6 +208,7 @@ def test_progress_counts_every_step_once(quick_results):
     assert [line.split("] ", 1)[1] for line in lines] == [
         "round 1/1: class creation, 5 fields",
         "round 1/1: start-up, 200 types in a fresh process",
+        "round 1/1: start-up, 20 types, whole process",
         "round 1/1: instance operations",
         "memory",
     ]
@@ -278,6 +281,17 @@ def test_results_carry_spread_and_equivalent_peers(quick_results):
     assert ["collections.namedtuple", "typing.NamedTuple"] in groups["instance, positional"]
     assert any({"collections.namedtuple", "typing.NamedTuple"} <= set(g) for g in groups["hash"])
     assert "class creation" not in groups
+
+
+@pytest.mark.slow
+def test_whole_process_start_up_has_every_peer(quick_results):
+    """The whole-process row times each peer's module of 20 types, as a ratio to namedtuple's."""
+    results, _, _ = quick_results
+    summary = results["start-up, whole process"]
+    assert set(results["meta"]["peers"]) == set(summary["median"]) == set(summary["ratio"])
+    assert 1.0 == summary["ratio"]["collections.namedtuple"]
+    for name, median in summary["median"].items():
+        assert 0 < summary["min"][name] <= median <= summary["max"][name]
 
 
 def test_flags_differences_beyond_the_noise():

@@ -34,7 +34,7 @@ def quick(
     *memory_count* instances of each peer.
     """
     peers, missing = available_peers()
-    steps = rounds * len(peers) * 2 + rounds + len(peers)
+    steps = rounds * len(peers) * 2 + 2 * rounds + len(peers)
     progress = progress if progress is not None else harness.Progress(steps)
     progress.total = steps
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "quick"), "rounds": rounds}
@@ -44,6 +44,9 @@ def quick(
     results["class creation"] = {"5 fields": report.summarise(classes)}
     startup = suite.startup(peers, rounds, progress)
     results["start-up"] = report.summarise(startup, baseline_key="empty module")
+    results["start-up, whole process"] = report.summarise(
+        suite.process_startup(peers, rounds, progress)
+    )
     results["operations"] = _operations(
         suite.operations(peers, rounds, progress, loops=10_000), equivalent
     )
@@ -83,7 +86,7 @@ def full(
     per_peer_rounds = rounds * len(peers)
     steps = (
         7 * per_peer_rounds  # class creation, seven configurations
-        + rounds  # start-up
+        + 2 * rounds  # start-up: 200 types in-process, 20 types whole process
         + 7  # import time
         + per_peer_rounds  # instance operations
         + per_peer_rounds  # attribute access by where the class is made
@@ -121,6 +124,9 @@ def full(
     results["class creation"] = creation
     startup = suite.startup(peers, rounds, progress)
     results["start-up"] = report.summarise(startup, baseline_key="empty module")
+    results["start-up, whole process"] = report.summarise(
+        suite.process_startup(peers, rounds, progress)
+    )
     results["import time"] = report.summarise(suite.import_time(peers, 7, progress))
     results["operations"] = _operations(suite.operations(peers, rounds, progress), equivalent)
     by_origin = suite.attribute_access_by_origin(peers, rounds, progress)

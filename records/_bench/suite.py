@@ -1,6 +1,7 @@
 """
-The measurements: class creation, start-up, instance operations, memory,
-scaling with the number of fields, and import time.
+The measurements: class creation, start-up (in a fresh process, and of the
+whole process), instance operations, memory, scaling with the number of
+fields, and import time.
 
 Each function returns plain data (seconds, bytes) keyed by peer name, ready
 for JSON; ratios to ``collections.namedtuple`` are computed by the report.
@@ -16,6 +17,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 import types
 
 from . import harness
@@ -371,6 +373,49 @@ def _child_seconds(module: str, paths: list[str]) -> float:
         env=environment,
     ).stdout
     return float(output.strip().splitlines()[-1])
+
+
+def process_startup(
+    peers: Sequence[Peer], rounds: int, progress: harness.Progress, types_count: int = 20
+) -> dict[str, list[float]]:
+    """
+    Wall seconds of a whole fresh process, ``python -c "import <module>"``,
+    whose module defines *types_count* record types of 3-8 fields with the
+    peer: interpreter start-up, the peer's library and the definitions,
+    what a small program pays. The module is byte-compiled first; the
+    ``RECORDS_NAMEDTUPLE`` opt-in is off.
+    """
+    samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONDONTWRITEBYTECODE", "RECORDS_NAMEDTUPLE")
+    }
+    with tempfile.TemporaryDirectory() as directory:
+        modules = {}
+        for index, peer in enumerate(peers):
+            modules[peer.name] = f"process_{index}"
+            with open(os.path.join(directory, f"process_{index}.py"), "w") as file:
+                file.write(startup_module(peer, types_count))
+
+        def seconds(module: str) -> float:
+            started = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-c", f"import {module}"],
+                cwd=directory,
+                env=environment,
+                check=True,
+            )
+            return time.perf_counter() - started
+
+        for module in modules.values():  # compile once, and warm the disk cache
+            seconds(module)
+        for index in range(1, rounds + 1):
+            progress.round(f"start-up, {types_count} types, whole process", index, rounds)
+            for name, module in modules.items():
+                samples[name].append(seconds(module))
+            progress.step()
+    return samples
 
 
 def import_time(
