@@ -32,16 +32,53 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
     no ``__dict__``. Call it first thing in ``__init_subclass__``.
     """
     if _probing:  # the probe class: may_seal measures it, from the same depth
-        may_seal(cls, record_base)
+        _seal_unseen(cls, record_base)
     if not _first_call(cls) or _hook_before(cls, record_base):
         safe = False
     elif is_sealed(cls):  # by its body: __slots__ = ()
         safe = accelerator is not None and may_seal(cls, record_base)
     else:
-        safe = _layout.supported() and may_seal(cls, record_base) and _layout.seal(cls)
+        safe = (
+            _layout.supported() and not _code_may_run_inside() and _seal_unseen(cls, record_base)
+        )
     if safe and accelerator is not None:
         accelerator.prepare(cls, record_base)  # as the C __init_subclass__ does
     return is_sealed(cls)
+
+
+def _code_may_run_inside() -> bool:
+    """
+    Tell whether Python code could run between ``may_seal``'s count and the
+    end of the seal, which is Python code too where the C accelerator is not
+    loaded: a trace or profile function or a ``sys.monitoring`` tool (3.12+)
+    could make an instance of the class in between, whose layout the seal
+    would then change under it. (The collector is paused there instead:
+    ``_seal_unseen``.) Run from the class statement, the C accelerator's seal
+    lets no code run there.
+    """
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(
+        monitoring.get_tool(tool) is not None for tool in range(6)
+    )
+
+
+def _seal_unseen(cls: type, record_base: type[Record]) -> bool:
+    """
+    ``may_seal`` and ``_layout.seal``, the collector paused between them: a
+    collection there could run finalizers, Python code that might reach the
+    class.
+    """
+    import gc  # here: the C path, which never pauses it, does not import it
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return may_seal(cls, record_base) and _layout.seal(cls)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # A weak reference to each class seal_if_safe has seen; it leaves with its class.

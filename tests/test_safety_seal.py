@@ -6,6 +6,7 @@ collector). Each route runs in a child Python (``support.child``).
 """
 
 import ast
+import sys
 
 import pytest
 from support.child import run_child
@@ -308,6 +309,66 @@ class TestInstanceBeforeTheSeal:
             ("an instance first", "with a dict"),
             ("no instance first", "sealed"),
         }
+
+    @pytest.mark.parametrize("hook", ["settrace", "setprofile", "monitoring"])
+    def test_hook_makes_instances_while_the_class_is_sealed(self, hook):
+        """
+        A trace or profile function, or a sys.monitoring tool, that makes an
+        instance of the class at every event inside the pure path's seal (after
+        its count of references): each has the class's final layout. The
+        seal, Python code there, once changed the layout under such an
+        instance: a corrupted heap from 3.12 on.
+        """
+        if hook == "monitoring" and not hasattr(sys, "monitoring"):
+            pytest.skip("sys.monitoring is 3.12+")
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code=f"""
+            from records import Record
+            made = []
+            def make(frame):
+                if frame.f_code.co_name != "seal" or len(made) > 2000:
+                    return
+                cls = frame.f_locals.get("cls")
+                if isinstance(cls, type) and cls.__name__ == "P":
+                    made.append(raw(cls, (1, 2)))
+            def hook(frame, event, arg):
+                make(frame)
+                return hook
+            def on_event(*args):
+                make(sys._getframe(1))
+            if {hook!r} == "monitoring":
+                events = sys.monitoring.events
+                sys.monitoring.use_tool_id(3, "made")
+                for event in (events.LINE, events.CALL, events.PY_START):
+                    sys.monitoring.register_callback(3, event, on_event)
+                sys.monitoring.set_events(3, events.LINE | events.CALL | events.PY_START)
+            else:
+                getattr(sys, {hook!r})(hook)
+            sealed = 0
+            for i in range(20):
+                class P(Record):
+                    x: int
+                    y: int
+                for instance in made:
+                    same_layout(instance)
+                del made[:]
+                sealed += P.__dictoffset__ == 0
+            if {hook!r} == "monitoring":
+                sys.monitoring.set_events(3, 0)
+                sys.monitoring.free_tool_id(3)
+            else:
+                getattr(sys, {hook!r})(None)
+            print(sealed)
+            print(dict(layouts))
+            """,
+        )
+        assert (20 if records.ACCELERATED else 0) == int(output.splitlines()[-2])
+        found = layouts(output)
+        # While such a hook is set the pure path does not seal at all (so the
+        # hook never runs inside a seal); the C path seals in C, where no
+        # event shows the class.
+        assert {} == found
 
 
 def test_unsealed_records_stay_immutable():
