@@ -343,6 +343,8 @@ def add_field_spec(
     the name of the last field with a default so far.
     """
     default, factory = spec.default, spec.default_factory
+    if spec.doc is not None and not isinstance(spec.doc, str):
+        raise TypeError(_rules.doc_not_str_message(record, name, spec.doc))
     if factory is not MISSING:
         if default is not MISSING:
             raise TypeError(_rules.default_and_factory_message(record, name))

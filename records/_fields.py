@@ -100,9 +100,9 @@ def field(
     """
     Describe a field beyond its annotation, as the default in a class body.
 
-    Giving both *default* and *default_factory*, or a factory that is not
-    callable, is reported when the class is defined, naming the record and
-    the field.
+    Giving both *default* and *default_factory*, a factory that is not
+    callable, or a *doc* that is neither a string nor ``None``, is reported
+    when the class is defined, naming the record and the field.
 
     Args:
         default: The value used when the field is not passed.

@@ -141,6 +141,14 @@ def default_and_factory_message(record: str, name: str) -> str:
     return f"record {record!r}: field {name!r} cannot have both a default and a default_factory"
 
 
+def doc_not_str_message(record: str, name: str, doc: object) -> str:
+    """Message for a ``field(doc=...)`` that is not a string."""
+    return (
+        f"record {record!r}: the doc of field {name!r} must be a str or None, "
+        f"not {type(doc).__name__!r}"
+    )
+
+
 def factory_not_callable_message(record: str, name: str, factory: object) -> str:
     """Message for a ``default_factory`` that cannot be called."""
     return (

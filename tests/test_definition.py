@@ -401,6 +401,33 @@ class TestDefinitionErrors:
             == str(info.value)
         )
 
+    @pytest.mark.parametrize("doc", [5, b"bytes", ["a list"]])
+    @pytest.mark.parametrize("default", [{}, {"default": 0}, {"default_factory": list}])
+    def test_doc_not_a_string(self, doc, default):
+        """A field's doc is a str or None, on both paths, whatever else field() was given."""
+        with pytest.raises(TypeError) as info:
+
+            class Holder(Record):
+                first: int = field(default=1, doc="fine")
+                items: list = field(doc=doc, **default)
+
+        assert (
+            f"record 'Holder': the doc of field 'items' must be a str or None, "
+            f"not {type(doc).__name__!r}" == str(info.value)
+        )
+
+    def test_doc_none_or_a_string(self):
+        """None leaves the default docstring; a str subclass is taken."""
+
+        class Doc(str):
+            pass
+
+        class Holder(Record):
+            a: int = field(doc=None)
+            b: int = field(doc=Doc("mine"))
+
+        assert ("Alias for field number 0", "mine") == (Holder.a.__doc__, Holder.b.__doc__)
+
     @pytest.mark.parametrize("name", ["_fields", "_field_defaults"])
     def test_computed_names(self, name):
         """_fields and _field_defaults come from the annotations only."""

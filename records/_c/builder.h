@@ -227,7 +227,12 @@ add_field_spec(Builder *self, Parts *parts, PyObject *spec, PyObject *name, Py_s
     PyObject *key = NULL, *field_doc = NULL;
     PyObject *default_value = PyObject_GetAttr(spec, str_default);
     PyObject *factory = default_value == NULL ? NULL : PyObject_GetAttr(spec, str_default_factory);
-    if (default_value == NULL || factory == NULL) {
+    if (default_value == NULL || factory == NULL
+        || (field_doc = PyObject_GetAttr(spec, str_doc)) == NULL) {
+        goto done;
+    }
+    if (field_doc != Py_None && !PyUnicode_Check(field_doc)) {
+        outcome = BUILD_DECLINED; /* Python says which record and field */
         goto done;
     }
     if (factory != self->missing) {
@@ -252,9 +257,6 @@ add_field_spec(Builder *self, Parts *parts, PyObject *spec, PyObject *name, Py_s
     }
     else if (*has_default) {
         outcome = BUILD_DECLINED; /* a field without a default after one with */
-        goto done;
-    }
-    if ((field_doc = PyObject_GetAttr(spec, str_doc)) == NULL) {
         goto done;
     }
     if (field_doc != Py_None) {
