@@ -182,6 +182,8 @@ class Record(tuple):  # type: ignore[type-arg]
         """Make a new record from a sequence or iterable of field values."""
         if "__record_built__" not in cls.__dict__:
             _codegen.incomplete(cls)
+            if cls is __class__:  # type: ignore[name-defined]  # Record: abstract, as in __new__
+                raise TypeError(_rules.abstract_record_message())
         result = _tuple_new(cls, iterable)
         if len(result) != len(cls._fields):
             raise TypeError(_rules.wrong_length_message(len(cls._fields), len(result)))

@@ -189,6 +189,28 @@ class TestFieldCollection:
         with pytest.raises(TypeError, match="Record cannot be instantiated directly"):
             Record()
 
+    @pytest.mark.parametrize("values", [[], (), iter(()), [1]])
+    def test_record_itself_makes_nothing(self, values):
+        """Record._make refuses as Record() does; a subclass's _make, and its super(), make."""
+        with pytest.raises(TypeError) as info:
+            Record._make(values)
+        assert "Record cannot be instantiated directly: subclass it and declare fields" == str(
+            info.value
+        )
+
+        class Empty(Record):
+            pass
+
+        class Point(Record):
+            x: int
+
+            @classmethod
+            def _make(cls, iterable):
+                return super()._make(iterable)
+
+        assert (Empty, ()) == (type(Empty._make([])), Empty._make([]))
+        assert (Point, (1,)) == (type(Point._make([1])), Point._make([1]))
+
     def test_user_definitions_are_kept(self):
         """Methods, properties, dunders and class attributes of the body stay."""
 

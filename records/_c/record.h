@@ -211,6 +211,18 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
                 return NULL;
             }
             Py_DECREF(done);
+            /* Record itself, the one class that holds this twin as its own
+             * _make, is abstract, as its __new__ says (_record.Record._make). */
+            PyObject *own = PyDict_GetItemWithError(((PyTypeObject *)cls)->tp_dict, str_make);
+            if (own == NULL && PyErr_Occurred()) {
+                return NULL;
+            }
+            if (own != NULL && Py_IS_TYPE(own, &PyClassMethodDescr_Type)
+                && ((PyMethodDescrObject *)own)->d_method->ml_meth
+                       == (PyCFunction)(void (*)(void))record_make) {
+                raise_rule(PyExc_TypeError, "abstract_record_message", "()");
+                return NULL;
+            }
         }
         else {
             return NULL;
