@@ -191,7 +191,11 @@ def test_import_records_loads_the_class_path_alone():
     # As a program runs it: development mode would load the codecs it checks arguments with.
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDEVMODE"}
     output = subprocess.check_output([sys.executable, "-c", code], env=environment, text=True)
-    loaded = set(output.split())
+    # A debug build checks the encoding CPython's loader encodes an extension's
+    # name with, and so loads that codec with the C accelerator (3.10, 3.11).
+    loaded = set(output.split()) - (
+        {"encodings.ascii"} if hasattr(sys, "gettotalrefcount") else set()
+    )
     expected = set(IMPORT_PATH)
     if os.environ.get("RECORDS_PURE_PYTHON") or sys.implementation.name != "cpython":
         expected.discard("records._accelerator_c")
