@@ -7,7 +7,7 @@ import pytest
 from support import benchmarks
 
 import records
-from records._bench import dropin, process_startup
+from records._bench import dropin, harness, process_startup
 
 
 @pytest.mark.parametrize("kind", ["Record", "NamedTuple", "namedtuple"])
@@ -80,8 +80,10 @@ def test_measure_pairs_the_two_sides(tmp_path):
 def test_opt_in_side_sets_the_variable(monkeypatch):
     """A side with the opt-in runs with RECORDS_NAMEDTUPLE=1, the other without it at all."""
     monkeypatch.setenv("RECORDS_NAMEDTUPLE", "1")
-    assert "RECORDS_NAMEDTUPLE" not in process_startup._environment(opt_in=False)
-    assert "1" == process_startup._environment(opt_in=True)["RECORDS_NAMEDTUPLE"]
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert "RECORDS_NAMEDTUPLE" not in harness.process_environment(opt_in=False)
+    assert "1" == harness.process_environment(opt_in=True)["RECORDS_NAMEDTUPLE"]
+    assert "PYTHONDONTWRITEBYTECODE" not in harness.process_environment(opt_in=True)
 
 
 def test_a_side_that_fails_stops_the_run(tmp_path):

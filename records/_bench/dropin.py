@@ -119,20 +119,6 @@ def namedtuple_operations(
     return table
 
 
-def _environment(opt_in: bool) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if k != "RECORDS_NAMEDTUPLE"}
-    if opt_in:
-        environment["RECORDS_NAMEDTUPLE"] = "1"
-    return environment
-
-
-def _process_seconds(code: str, *, opt_in: bool) -> float:
-    """Wall-clock seconds of a fresh interpreter running *code*, start to exit."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=_environment(opt_in), check=True)
-    return time.perf_counter() - started
-
-
 _COUNTING = """
 import collections
 made = 0
@@ -151,7 +137,7 @@ def _classes_built(module: str) -> int:
     """How many named tuple classes ``import module`` builds in a fresh interpreter."""
     output = subprocess.run(
         [sys.executable, "-c", _COUNTING.format(module=module)],
-        env=_environment(opt_in=False),
+        env=harness.process_environment(),
         capture_output=True,
         text=True,
         check=True,
@@ -167,14 +153,16 @@ def startup(rounds: int, progress: harness.Progress) -> dict[str, Any]:
     modules = [m for m in STARTUP_MODULES if importlib.util.find_spec(m) is not None]
     result: dict[str, Any] = {"classes built": {}, "off": {}, "on": {}, "empty": {}}
     for module in modules:  # once, to warm the disk cache and byte-compile
-        _process_seconds(f"import {module}", opt_in=True)
+        harness.process_seconds(f"import {module}", opt_in=True)
         result["classes built"][module] = _classes_built(module)
     for index in range(1, rounds + 1):
         progress.round("start-up with the opt-in off and on", index, rounds)
         for opt_in, key in ((False, "off"), (True, "on")):
-            result["empty"].setdefault(key, []).append(_process_seconds("pass", opt_in=opt_in))
+            result["empty"].setdefault(key, []).append(
+                harness.process_seconds("pass", opt_in=opt_in)
+            )
             for module in modules:
-                seconds = _process_seconds(f"import {module}", opt_in=opt_in)
+                seconds = harness.process_seconds(f"import {module}", opt_in=opt_in)
                 result[key].setdefault(module, []).append(seconds)
         progress.step()
     return result
@@ -224,7 +212,7 @@ def echo_server(
         for opt_in, key in ((False, "off"), (True, "on")):
             output = subprocess.run(
                 [sys.executable, "-c", code],
-                env=_environment(opt_in),
+                env=harness.process_environment(opt_in=opt_in),
                 capture_output=True,
                 text=True,
                 check=True,
@@ -280,4 +268,4 @@ def pth_cost(number: int = 100_000) -> dict[str, float]:
     finally:
         if saved is not None:
             os.environ["RECORDS_NAMEDTUPLE"] = saved
-    return {"pth line": per_start, "python -c pass": _process_seconds("pass", opt_in=False)}
+    return {"pth line": per_start, "python -c pass": harness.process_seconds("pass", opt_in=False)}

@@ -11,7 +11,11 @@ and it would add a dependency for what ``timeit`` and ``statistics`` do.
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
+import time
 import timeit
 
 from .progress import Progress
@@ -21,12 +25,46 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["Progress", "medians", "ratios", "spread", "time_callable", "time_statement"]
+__all__ = [
+    "Progress",
+    "medians",
+    "process_environment",
+    "process_seconds",
+    "ratios",
+    "spread",
+    "time_callable",
+    "time_statement",
+]
 
 
 def time_statement(statement: str, namespace: dict[str, Any], number: int) -> float:
     """Seconds per execution of *statement* in *namespace*, over *number* runs."""
     return timeit.timeit(statement, globals=namespace, number=number) / number
+
+
+def process_environment(*, opt_in: bool = False) -> dict[str, str]:
+    """
+    Return the environment of a fresh interpreter that is timed: this one's,
+    with the ``RECORDS_NAMEDTUPLE`` opt-in on only if *opt_in*, and bytecode
+    written as a program's is (no ``PYTHONDONTWRITEBYTECODE``).
+    """
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONDONTWRITEBYTECODE", "RECORDS_NAMEDTUPLE")
+    }
+    if opt_in:
+        environment["RECORDS_NAMEDTUPLE"] = "1"
+    return environment
+
+
+def process_seconds(code: str, *, opt_in: bool = False, cwd: str | None = None) -> float:
+    """Wall-clock seconds of a fresh interpreter running *code* in *cwd*, start to exit."""
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=process_environment(opt_in=opt_in), check=True
+    )
+    return time.perf_counter() - started
 
 
 def time_callable(function: Callable[[], object], number: int, *, gc_on: bool = False) -> float:

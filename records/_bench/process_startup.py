@@ -20,10 +20,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 
 from . import harness
@@ -86,8 +83,7 @@ def rows(opt_in: bool = True) -> list[Row]:
         Row("import typing, records / import typing", Side("import typing, records"),
             Side("import typing"), 1.05),
     ]  # fmt: skip
-    targets = {1: 1.00, 5: 0.97, 20: 0.90, 100: 0.80}
-    for count, target in targets.items():
+    for count, target in {1: 1.00, 5: 0.97, 20: 0.90, 100: 0.80}.items():
         made.append(_modules_row(count, "namedtuple", target))
     for count, target in {5: 0.80, 20: 0.75, 100: 0.65}.items():
         made.append(_modules_row(count, "NamedTuple", target))
@@ -127,22 +123,6 @@ def _modules_row(count: int, other: str, target: float) -> Row:
     )
 
 
-def _environment(opt_in: bool) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if k != "RECORDS_NAMEDTUPLE"}
-    environment.pop("PYTHONDONTWRITEBYTECODE", None)  # the modules' bytecode, cached, as usual
-    if opt_in:
-        environment["RECORDS_NAMEDTUPLE"] = "1"
-    return environment
-
-
-def _seconds(side: Side, folder: str) -> float:
-    started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", side.code], cwd=folder, env=_environment(side.opt_in), check=True
-    )
-    return time.perf_counter() - started
-
-
 def measure(row: Row, pairs: int, folder: str) -> dict[str, Any]:
     """
     Time *row*'s two sides in turn, *pairs* times after one warm-up each (which
@@ -151,12 +131,16 @@ def measure(row: Row, pairs: int, folder: str) -> dict[str, Any]:
     for name, source in row.modules.items():
         with open(os.path.join(folder, f"{name}.py"), "w", encoding="utf-8") as file:
             file.write(source)
-    _seconds(row.a, folder)
-    _seconds(row.b, folder)
+
+    def seconds(side: Side) -> float:
+        return harness.process_seconds(side.code, opt_in=side.opt_in, cwd=folder)
+
+    seconds(row.a)
+    seconds(row.b)
     a_times, b_times = [], []
     for _ in range(pairs):
-        a_times.append(_seconds(row.a, folder))
-        b_times.append(_seconds(row.b, folder))
+        a_times.append(seconds(row.a))
+        b_times.append(seconds(row.b))
     ratios = [a / b for a, b in zip(a_times, b_times)]
     return {
         "a": a_times,

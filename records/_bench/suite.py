@@ -221,8 +221,6 @@ def attribute_access_by_origin(
 
 def _struct_sequence_operations(rounds: int, loops: int) -> dict[str, list[float]]:
     """Access on a C struct sequence (time.struct_time, 9 fields) for reference."""
-    import time
-
     namespace = {"p": time.localtime(0), "p2": time.localtime(0)}
     statements = {"attribute access": "p.tm_mday", "index access": "p[2]", "hash": "hash(p)"}
     table = {}
@@ -386,34 +384,18 @@ def process_startup(
     ``RECORDS_NAMEDTUPLE`` opt-in is off.
     """
     samples: dict[str, list[float]] = {peer.name: [] for peer in peers}
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("PYTHONDONTWRITEBYTECODE", "RECORDS_NAMEDTUPLE")
-    }
     with tempfile.TemporaryDirectory() as directory:
         modules = {}
         for index, peer in enumerate(peers):
             modules[peer.name] = f"process_{index}"
             with open(os.path.join(directory, f"process_{index}.py"), "w") as file:
                 file.write(startup_module(peer, types_count))
-
-        def seconds(module: str) -> float:
-            started = time.perf_counter()
-            subprocess.run(
-                [sys.executable, "-c", f"import {module}"],
-                cwd=directory,
-                env=environment,
-                check=True,
-            )
-            return time.perf_counter() - started
-
         for module in modules.values():  # compile once, and warm the disk cache
-            seconds(module)
+            harness.process_seconds(f"import {module}", cwd=directory)
         for index in range(1, rounds + 1):
             progress.round(f"start-up, {types_count} types, whole process", index, rounds)
             for name, module in modules.items():
-                samples[name].append(seconds(module))
+                samples[name].append(harness.process_seconds(f"import {module}", cwd=directory))
             progress.step()
     return samples
 
