@@ -176,20 +176,16 @@ class TestAtStartUp:
 
     def test_records_that_cannot_load_leaves_the_opt_in_off(self):
         """If records fails to import at the first call, it says so and collections builds."""
-        environment = {**os.environ, "RECORDS_NAMEDTUPLE": "1"}
-        result = subprocess.run(
-            [
-                sys.executable, "-c",
-                "import sys; sys.modules['records'] = None\n"
-                "import collections\n"
-                "P = collections.namedtuple('P', 'x')\n"
-                "print(P(1), P.__module__, collections.namedtuple.__module__)\n",
-            ],
-            env=environment, capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        assert 0 == result.returncode, result.stderr
-        assert "P(x=1) __main__ collections\n" == result.stdout
-        assert "RECORDS_NAMEDTUPLE: records did not load: ModuleNotFoundError(" in result.stderr
+        output = python(
+            "import sys; sys.modules['records'] = None; sys.stderr = sys.stdout\n"
+            "import collections\n"
+            "P = collections.namedtuple('P', 'x')\n"
+            "print(P(1), P.__module__, collections.namedtuple.__module__)\n",
+            opt_in="1",
+        )
+        said, made = output.splitlines()
+        assert said.startswith("RECORDS_NAMEDTUPLE: records did not load: ModuleNotFoundError(")
+        assert "P(x=1) __main__ collections" == made
 
     @pytest.mark.parametrize("flag", ["-E", "-I"])
     def test_ignored_with_the_environment(self, flag):

@@ -31,27 +31,27 @@ class MypyCaches:
 
     def fresh(self, config: Path) -> Path:
         """A new cache folder for runs with the configuration file *config*."""
-        seed = self.seeds.get(config.read_text())
+        settings = config.read_text()
+        seed = self.seeds.get(settings)
         if seed is None:
-            seed = self._seed(config)
+            seed = self.seeds[settings] = self._seed(config.name, settings)
         self.made += 1
         cache = self.directory / f"cache-{self.made}"
         shutil.copytree(seed, cache)
         return cache
 
-    def _seed(self, config: Path) -> Path:
+    def _seed(self, name: str, settings: str) -> Path:
+        """Make the cache of the standard library under the configuration *settings*."""
         from mypy import api
 
-        number = len(self.seeds)
-        work = self.directory / f"seed-{number}"
+        work = self.directory / f"seed-{len(self.seeds)}"
         work.mkdir()
-        (work / config.name).write_text(config.read_text())
+        (work / name).write_text(settings)
         module = work / "standard_library.py"
         module.write_text(STANDARD_LIBRARY)
         seed = work / "cache"
         stdout, stderr, status = api.run(
-            ["--config-file", str(work / config.name), "--cache-dir", str(seed), str(module)]
+            ["--config-file", str(work / name), "--cache-dir", str(seed), str(module)]
         )
         assert status == 0, stdout + stderr
-        self.seeds[config.read_text()] = seed
         return seed
