@@ -9,23 +9,55 @@ records: immutable, typed record types that are real tuples.
 Point(x=1, y=0)
 """
 
-from . import _accelerator, _everywhere, _install
-from ._everywhere import restore_namedtuple, use_for_namedtuple
+import sys
+
+from . import _accelerator, _install
 from ._fields import MISSING, Field, field
-from ._funcs import asdict, fields, replace
-from ._namedtuple import namedtuple
 from ._record import Record
 
 __version__ = "0.1.0"
 
 _install.install(Record)
-_everywhere.finish_opt_in()
 
 ACCELERATED: bool = _accelerator.c is not None
 """Whether the optional C accelerator, ``records._accelerator_c``, is in use."""
 
 ACCELERATOR: str = _accelerator.STATUS
 """Which path records runs on, and why: the C accelerator, or pure Python and the reason."""
+
+#: The public names a class statement does not need, by the module that
+#: defines them: each is imported when first asked for (PEP 562), so that
+#: ``import records`` loads only what ``class P(Record)`` uses.
+_LATER = {
+    "namedtuple": "_namedtuple",
+    "asdict": "_funcs",
+    "fields": "_funcs",
+    "replace": "_funcs",
+    "restore_namedtuple": "_everywhere",
+    "use_for_namedtuple": "_everywhere",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import the module that defines the public name *name*, and return the name."""
+    module = _LATER.get(name)
+    if module is None:
+        msg = f"module 'records' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value: object = getattr(__import__(f"records.{module}", fromlist=[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LATER})
+
+
+# The RECORDS_NAMEDTUPLE stand-in is in place: records.namedtuple takes over now.
+if "_records_namedtuple" in sys.modules:
+    from ._everywhere import finish_opt_in
+
+    finish_opt_in()
 
 __all__ = [
     "ACCELERATED",

@@ -11,7 +11,8 @@ path, and why (``records.ACCELERATOR``).
 This module imports nothing of records, so that every other module can ask
 it, and it decides nothing else: each module that has a C twin picks it
 where it defines the Python version (``c is not None``), and
-``records/_install.py`` wires what needs the whole package (see there).
+``records/_install.py`` wires what needs the whole package (see there),
+leaving the C class builder in ``builder``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,14 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
+    from typing import Any
 
 c: ModuleType | None
+
+#: The C class builder of ``Record`` (``records/_install.py``), which also
+#: builds ``records.namedtuple``'s classes; ``None`` until records has made
+#: it, and on the pure-Python path.
+builder: Any = None
 if os.environ.get("RECORDS_PURE_PYTHON"):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from keyword import iskeyword
 
+from . import _accelerator
 from ._accessors import accessor, default_docs
 from ._codegen import make_new
 from ._compat import PY_3_13_PLUS, PY_3_14_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
@@ -55,8 +56,9 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
         >>> p._replace(y=22)._asdict()
         {'x': 11, 'y': 22}
     """
-    if c_namedtuple is not None:  # the C accelerator takes the common call whole
-        made = c_namedtuple(typename, field_names, rename, defaults, module)
+    builder = _accelerator.builder
+    if builder is not None:  # the C accelerator takes the common call whole
+        made = builder.namedtuple(typename, field_names, rename, defaults, module)
         if made is not None:
             return made  # type: ignore[no-any-return]
     if isinstance(field_names, str):
@@ -97,8 +99,8 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     parameters = fields if "".join(fields).isascii() else _parameters(fields)
     if module is None:
         module = caller_module(1)
-    if c_namedtuple_class is not None:
-        return c_namedtuple_class(typename, fields, parameters, defaults, module)  # type: ignore[no-any-return]
+    if builder is not None:
+        return builder.namedtuple_class(typename, fields, parameters, defaults, module)  # type: ignore[no-any-return]
     arg_list = ", ".join(fields) + ("," if len(fields) == 1 else "")
     globals_ = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     __new__ = make_new(parameters, defaults, qualname=f"{typename}.__new__", globals_=globals_)
@@ -146,14 +148,6 @@ def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
         msg = f"duplicate {kind} {duplicate!r} in function definition"
         raise SyntaxError(msg, ("<string>", 1, 0, ""))
     return parameters
-
-
-#: The C accelerator's builders of named tuple classes, where it is loaded
-#: (set by ``records._install.install``): ``c_namedtuple`` takes a call
-#: whose names are all plain, or returns ``None``; ``c_namedtuple_class``
-#: builds the class for names checked here. Both make the same class.
-c_namedtuple: Any = None
-c_namedtuple_class: Any = None
 
 
 def _check_names(typename: str, names: list[str], *, rename: bool) -> None:

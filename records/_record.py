@@ -39,12 +39,9 @@ Python definitions here stay the reference, kept in ``python_methods``.
 
 from __future__ import annotations
 
-import copyreg
 from _thread import get_ident
 
-from . import _builder, _codegen, _rules
 from ._accelerator import c
-from ._compat import UNKNOWN_FIELD_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,7 +55,6 @@ if TYPE_CHECKING:
 _tuple_new = tuple.__new__
 # Types whose instances copy.deepcopy returns as they are, recording nothing.
 _ATOMIC = frozenset({type(None), int, float, bool, str, bytes, complex})
-_newobj = copyreg.__newobj__  # type: ignore[attr-defined]  # not in typeshed
 
 # (id(record), thread id) of every record whose repr is being computed, so that
 # a record reachable from its own fields prints as "..." instead of recursing.
@@ -142,6 +138,8 @@ class Record(tuple):  # type: ignore[type-arg]
         # How, step by step: init_subclass() in records/_builder.py. __class__
         # is the Record class this method was defined in (also after a reload
         # of this module); mypy does not know the implicit __class__ cell.
+        from . import _builder
+
         _builder.init_subclass(cls, __class__, kwargs)  # type: ignore[name-defined]
 
     def __new__(cls, /, *args: Any, **kwargs: Any) -> Self:
@@ -150,21 +148,31 @@ class Record(tuple):  # type: ignore[type-arg]
         # (which help() shows with this docstring); this one is reached through
         # super().__new__(cls, ...) from a __new__ defined in a record's body,
         # and for records without fields.
+        from . import _builder
+
         if cls is __class__:  # type: ignore[name-defined]  # Record (see __init_subclass__)
+            from . import _rules
+
             raise TypeError(_rules.abstract_record_message())
         if "__record_built__" not in cls.__dict__:  # True once records has built cls
+            from . import _codegen
+
             _codegen.incomplete(cls)
         return _builder.constructor_for(cls)(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
     def __setattr__(self, name: str, value: Any, /) -> None:
         """Refuse to set a field, naming it; other names go on up the MRO."""
         if name in type(self)._fields:
+            from . import _rules
+
             raise AttributeError(_rules.field_assignment_message(type(self).__name__, name))
         super().__setattr__(name, value)
 
     def __delattr__(self, name: str, /) -> None:
         """Refuse to delete a field, naming it; other names go on up the MRO."""
         if name in type(self)._fields:
+            from . import _rules
+
             message = _rules.field_assignment_message(type(self).__name__, name, delete=True)
             raise AttributeError(message)
         super().__delattr__(name)
@@ -174,6 +182,8 @@ class Record(tuple):  # type: ignore[type-arg]
         Refuse type arguments for a record that declares no type parameters
         (a generic record has ``typing.Generic``'s subscription instead).
         """
+        from . import _rules
+
         raise TypeError(_rules.not_generic_message(cls.__name__))
 
     @c_twin
@@ -181,11 +191,15 @@ class Record(tuple):  # type: ignore[type-arg]
     def _make(cls, iterable: Iterable[Any]) -> Self:
         """Make a new record from a sequence or iterable of field values."""
         if "__record_built__" not in cls.__dict__:
+            from . import _codegen, _rules
+
             _codegen.incomplete(cls)
             if cls is __class__:  # type: ignore[name-defined]  # Record: abstract, as in __new__
                 raise TypeError(_rules.abstract_record_message())
         result = _tuple_new(cls, iterable)
         if len(result) != len(cls._fields):
+            from . import _rules
+
             raise TypeError(_rules.wrong_length_message(len(cls._fields), len(result)))
         return result
 
@@ -197,6 +211,8 @@ class Record(tuple):  # type: ignore[type-arg]
         values = list(self)
         fields = self._fields
         if len(values) != len(fields):
+            from . import _rules
+
             raise TypeError(
                 _rules.wrong_size_message(type(self).__name__, len(values), len(fields))
             )
@@ -204,6 +220,9 @@ class Record(tuple):  # type: ignore[type-arg]
             for name in changes:  # noqa: PLC0206 - faster than unpacking .items()
                 values[fields.index(name)] = changes[name]
         except ValueError:
+            from . import _rules
+            from ._compat import UNKNOWN_FIELD_ERROR
+
             unknown = [name for name in changes if name not in fields]
             raise UNKNOWN_FIELD_ERROR(_rules.unexpected_fields_message(unknown)) from None
         return _tuple_new(self.__class__, values)
@@ -227,6 +246,8 @@ class Record(tuple):  # type: ignore[type-arg]
         Pickle as made again by the class's ``__new__``, on every protocol,
         with the instance's attributes if it has any.
         """
+        from copyreg import __newobj__  # type: ignore[attr-defined]  # not in typeshed
+
         cls = self.__class__
         if cls.__getnewargs__ is __class__.__getnewargs__:  # type: ignore[name-defined]
             values = tuple(self)
@@ -234,8 +255,8 @@ class Record(tuple):  # type: ignore[type-arg]
             values = self.__getnewargs__()
         state = getattr(self, "__dict__", None)
         if state:
-            return (_newobj, (cls, *values), state)
-        return (_newobj, (cls, *values))
+            return (__newobj__, (cls, *values), state)
+        return (__newobj__, (cls, *values))
 
     @c_twin
     def __copy__(self) -> Self:

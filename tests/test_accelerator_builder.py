@@ -14,7 +14,7 @@ from support.python_builder import python_builder
 from support.strategies import record_shapes
 
 import records
-from records import Record, _accelerator, _builder, _install, field
+from records import Record, _accelerator, _builder, _codegen, field
 
 pytestmark = pytest.mark.skipif(not records.ACCELERATED, reason=records.ACCELERATOR)
 
@@ -233,7 +233,7 @@ def test_build_declines_other_types():
     class NotRecord(tuple):
         pass
 
-    builder = _accelerator.c.Builder(**_install.builder_helpers(Record))
+    builder = _accelerator.c.Builder(Record)
     assert builder.build(int) is False
     assert builder.build(NotRecord) is False
     assert "__dict__" in vars(NotRecord)
@@ -289,20 +289,33 @@ def test_one_shape_cache():
     assert (1, 2) == first(1, 2) == second(1, 2) == third(1, 2)
 
 
-def test_helpers_come_from_one_declaration():
-    """Every helper the C builder declares is where it says, and passed in under its name."""
+def test_helpers_come_from_one_declaration(monkeypatch):
+    """Every helper the C builder declares is read from where it says, and checked."""
     sources = dict(_accelerator.c.helper_sources())
-    helpers = _install.builder_helpers(Record)
-    assert {"record", *sources} == set(helpers)
-    assert helpers["record"] is Record
+    builder = _accelerator.c.Builder(Record)
     for name, source in sources.items():
         module, attribute = source.split(":")
-        assert getattr(sys.modules[f"records.{module}"], attribute) is helpers[name], name
-    missing = dict(helpers)
-    del missing["codes"]
-    with pytest.raises(TypeError, match=r"^Builder\(\) needs codes$"):
-        _accelerator.c.Builder(**missing)
-    with pytest.raises(TypeError, match=r"^Builder\(\) needs codes of the right type$"):
-        _accelerator.c.Builder(**missing, codes=[])
-    with pytest.raises(TypeError, match=r"^Builder\(\) got an unexpected helper$"):
-        _accelerator.c.Builder(**helpers, extra=None)
+        assert getattr(sys.modules[f"records.{module}"], attribute) is builder.helper(name), name
+    with pytest.raises(KeyError, match="no helper 'record'"):
+        builder.helper("record")
+    monkeypatch.setattr(_codegen, "_codes", [])
+    with pytest.raises(
+        TypeError, match=r"^the class builder's helper records\._codegen\._codes must be a dict$"
+    ):
+        _accelerator.c.Builder(Record).helper("codes")
+    with pytest.raises(TypeError, match=r"^Builder\(\) takes the Record class alone$"):
+        _accelerator.c.Builder(Record, extra=None)
+    with pytest.raises(TypeError):
+        _accelerator.c.Builder()
+
+
+def test_a_helper_of_the_wrong_type_fails_the_class_statement(monkeypatch):
+    """A fresh Builder whose helper is replaced by one of the wrong type refuses to build, cleanly."""
+    monkeypatch.setattr(_codegen, "_codes", [])
+    builder = _accelerator.c.Builder(Record)
+
+    class Plain(tuple):
+        pass
+
+    with pytest.raises(TypeError, match=r"helper records\._codegen\._codes must be a dict$"):
+        builder.build(Plain)

@@ -168,40 +168,82 @@ def test_accelerator_loader_stands_at_the_bottom():
     assert {} == _import_graph(ROOT / "records", "records")["records._accelerator"]
 
 
-#: What ``import records`` loads in a fresh interpreter, beside the package: the
-#: modules a class statement and ``records.namedtuple`` need, and four of the
-#: standard library's. Start-up is what records is for: a module joins this
-#: list only on purpose (benchmarks/process_startup.py measures what it costs).
+#: What ``import records`` loads in a fresh interpreter, beside the package:
+#: ``Record``, ``field()`` and the C module, and of the standard library only
+#: ``__future__``. Start-up is what records is for: a module joins this list
+#: only on purpose (benchmarks/process_startup.py measures what it costs).
 IMPORT_PATH = {
-    "records._accelerator", "records._accelerator_c", "records._accessors",
-    "records._annotations", "records._builder", "records._codegen", "records._compat",
-    "records._everywhere", "records._fields", "records._funcs", "records._install",
-    "records._layout", "records._namedtuple", "records._pickling", "records._record",
-    "records._rules", "records._sealing",
-    "__future__", "_collections", "copyreg", "keyword",
+    "records._accelerator", "records._accelerator_c", "records._fields", "records._install",
+    "records._record", "__future__",
 }  # fmt: skip
 
+#: What the first plain class statement loads besides, with the C accelerator:
+#: the helpers the C class builder reads (BUILDER_FIELDS in
+#: records/_c/builder_helpers.h), not ``_builder`` and the seal's modules.
+CLASS_PATH = {
+    "records._accessors", "records._annotations", "records._codegen", "records._compat",
+    "records._precompiled", "records._rules", "_collections", "keyword",
+}  # fmt: skip
 
-def test_import_records_loads_the_class_path_alone():
-    """A fresh ``import records`` loads IMPORT_PATH, and on the pure path no C module."""
-    code = (
-        "import sys; before = set(sys.modules); import records\n"
-        "print(' '.join(sorted(set(sys.modules) - before - {'records'})))\n"
+#: What ``records.namedtuple``'s first call loads besides, with the C accelerator.
+NAMEDTUPLE_PATH = {"records._namedtuple"}
+
+
+def _loaded_step_by_step(*steps):
+    """
+    Run *steps* (code) one after the other in a fresh interpreter, as a
+    program runs (no development mode, whose checks load codecs), and return
+    the modules each step loaded.
+    """
+    code = "import sys\nloaded = set(sys.modules)\n" + "".join(
+        f"{step}\nprint(' '.join(sorted(set(sys.modules) - loaded)))\nloaded = set(sys.modules)\n"
+        for step in steps
     )
-    # As a program runs it: development mode would load the codecs it checks arguments with.
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDEVMODE"}
     output = subprocess.check_output([sys.executable, "-c", code], env=environment, text=True)
     # A debug build checks the encoding CPython's loader encodes an extension's
     # name with, and so loads that codec with the C accelerator (3.10, 3.11).
-    loaded = set(output.split()) - (
-        {"encodings.ascii"} if hasattr(sys, "gettotalrefcount") else set()
-    )
+    debug_codec = {"encodings.ascii"} if hasattr(sys, "gettotalrefcount") else set()
+    return [set(line.split()) - debug_codec for line in output.splitlines()]
+
+
+def _on_c_path():
+    return not os.environ.get("RECORDS_PURE_PYTHON") and sys.implementation.name == "cpython"
+
+
+def test_import_records_loads_the_class_path_alone():
+    """A fresh ``import records`` loads IMPORT_PATH, and on the pure path no C module."""
+    (loaded,) = _loaded_step_by_step("import records")
+    loaded.discard("records")
     expected = set(IMPORT_PATH)
-    if os.environ.get("RECORDS_PURE_PYTHON") or sys.implementation.name != "cpython":
+    if not _on_c_path():
         expected.discard("records._accelerator_c")
     # Another interpreter may have some of the standard library's loaded at start-up.
-    assert expected - loaded <= {"__future__", "_collections", "copyreg", "keyword"}
+    assert expected - loaded <= {"__future__"}
     assert loaded <= expected, sorted(loaded - expected)
+
+
+def test_what_the_first_class_and_namedtuple_load():
+    """
+    With the C accelerator, a plain class statement loads CLASS_PATH and
+    ``records.namedtuple`` NAMEDTUPLE_PATH; the Python class builder, its
+    seal and the public helpers load only when asked for.
+    """
+    if not _on_c_path():
+        pytest.skip("the C class builder: CPython with the accelerator")
+    steps = _loaded_step_by_step(
+        "import records\nfrom records import Record",
+        "class P(Record):\n    x: int\n    y: 'list[int]' = ()",
+        "records.namedtuple('Q', 'a b')",
+        "class V(Record):\n    x: 'typing.ClassVar[int]' = 0",
+        "records.fields(P)",
+    )
+    _, first_class, first_namedtuple, left_to_python, helpers = steps
+    assert first_class - {"_collections", "keyword"} == CLASS_PATH - {"_collections", "keyword"}
+    assert first_namedtuple == NAMEDTUPLE_PATH
+    # A ClassVar is built in Python: records._builder, read when first called.
+    assert "records._builder" in left_to_python
+    assert helpers == {"records._funcs"}
 
 
 def test_install_stands_at_the_top():

@@ -128,6 +128,8 @@ class TestBuilderReentrancy:
             """
             import records, records._accessors
             from records import Record
+            class First(Record):  # the C builder reads its helpers, the docs list among them
+                a: int
             records._accessors._docs = []
             names = [f"f{i}" for i in range(5000)]
             for make in (
@@ -147,6 +149,45 @@ class TestBuilderReentrancy:
         first, second = output.splitlines()
         assert first == (refused if records.ACCELERATED else made)
         assert second == made
+
+    def test_class_built_while_the_helpers_load(self):
+        """
+        A class statement run by an import the builder starts as it reads its
+        helpers (an import hook's): both classes are built, each helper kept once.
+        """
+        output = run_child(
+            """
+            import sys
+            import records
+            from records import Record
+
+            class Hook:
+                def find_spec(self, name, path=None, target=None):
+                    if name == "records._codegen":
+                        sys.meta_path.remove(self)
+                        global Inner
+                        class Inner(Record):
+                            a: int
+                            b: str = ""
+                        print(Inner(1), Inner.__new__.__code__ is not None)
+                    return None
+
+            sys.meta_path.insert(0, Hook())
+            class Outer(Record):
+                x: int
+                y: int = 2
+            print(Outer(1), Outer._fields)
+            # The hook's import loads the module a second time; the builder
+            # keeps the helpers it read first, and both classes used them.
+            codes = records._accelerator.builder.helper("codes").values()
+            print(Inner.__new__.__code__ in codes, Outer.__new__.__code__ in codes)
+            """
+        )
+        assert [
+            "Inner(a=1, b='') True",
+            "Outer(x=1, y=2) ('x', 'y')",
+            "True True",
+        ] == output.splitlines()
 
 
 class TestProcessWideState:

@@ -12,7 +12,7 @@
  *   builder.h            records/_builder.py: Record.__init_subclass__, the
  *                        common class statement in the same steps
  *   builder_helpers.h    C only: the Builder object and the Python helpers it
- *                        holds
+ *                        reads when a build first needs them
  *   record.h             records/_record.py: the Record methods marked
  *                        @c_twin (record_method)
  *   constructor.h        C only: a record's __new__ (the function that
@@ -150,8 +150,8 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 
 static PyMethodDef module_methods[] = {
     {"helper_sources", records_helper_sources, METH_NOARGS,
-     "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper Builder() "
-     "takes besides record: where records keeps it."},
+     "helper_sources() -> tuple\n\nThe (name, 'module:attribute') of each helper a Builder "
+     "reads: where records keeps it."},
     {"record_method", (PyCFunction)(void (*)(void))records_record_method, METH_FASTCALL,
      "record_method(Record, name) -> method_descriptor\n\nThe C twin of the Record method "
      "name marked @c_twin, as a method descriptor of the class given."},

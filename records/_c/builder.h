@@ -2,8 +2,8 @@
  * The class builder: Record.__init_subclass__ in C.
  *
  * A Builder holds what the build needs from records' Python modules, for the
- * one Record class it serves (records/_install.py makes it). Its
- * init_subclass():
+ * one Record class it serves (records/_install.py makes it), read when a build
+ * first needs it (builder_helpers.h). Its init_subclass():
  *   1. seals the layout first, before any Python code runs, where no code but
  *      CPython's own has had the class (may_seal_here);
  *   2. builds the common class statement in the steps of records/_builder.py,
@@ -161,8 +161,9 @@ check_field_name(Builder *self, PyObject *record_name, PyObject *name)
     if (known != 0) {
         return known < 0 ? -1 : 0;
     }
-    PyObject *checked = PyObject_CallFunctionObjArgs(self->check_field_name, record_name, name,
-                                                     NULL);
+    PyObject *check = HELPER(self, check_field_name);
+    PyObject *checked = check == NULL ? NULL
+                                      : PyObject_CallFunctionObjArgs(check, record_name, name, NULL);
     if (checked == NULL) {
         return -1;
     }
@@ -594,8 +595,10 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
         }
     }
     else if (ninherited) {
-        types = PyObject_CallFunctionObjArgs(self->field_types, (PyObject *)source, self->record,
-                                             NULL);
+        PyObject *field_types = HELPER(self, field_types);
+        types = field_types == NULL ? NULL
+                                    : PyObject_CallFunctionObjArgs(field_types, (PyObject *)source,
+                                                                   self->record, NULL);
         if (types == NULL) {
             goto done;
         }
@@ -873,7 +876,8 @@ registered_with_dill(Builder *self)
         return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
     }
     Py_DECREF(dill);
-    PyObject *done = PyObject_CallNoArgs(self->register_dill);
+    PyObject *register_dill = HELPER(self, register_dill);
+    PyObject *done = register_dill == NULL ? NULL : PyObject_CallNoArgs(register_dill);
     if (done == NULL) {
         return NULL;
     }
@@ -903,9 +907,12 @@ finish_in_python(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssi
             return NULL;
         }
     }
-    PyObject *result = PyObject_CallFunctionObjArgs(self->finish, (PyObject *)cls, self->record,
-                                                    is_sealed(cls) ? Py_True : Py_False, keywords,
-                                                    NULL);
+    PyObject *finish = HELPER(self, finish);
+    PyObject *result = finish == NULL
+                           ? NULL
+                           : PyObject_CallFunctionObjArgs(finish, (PyObject *)cls, self->record,
+                                                          is_sealed(cls) ? Py_True : Py_False,
+                                                          keywords, NULL);
     Py_DECREF(keywords);
     return result;
 }
@@ -929,6 +936,10 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
     PyTypeObject *record = (PyTypeObject *)self->record;
     if (!PyType_IsSubtype(cls, record) || cls == record) {
         PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs a subclass of Record");
+        return NULL;
+    }
+    /* Before the seal: loading a helper may import, and so run Python code. */
+    if (builds_ready(self) < 0) {
         return NULL;
     }
     int first = first_call(cls);
@@ -960,8 +971,11 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     if (outcome == BUILD_DECLINED) {
-        return PyObject_CallFunctionObjArgs(self->build_declined, (PyObject *)cls, self->record,
-                                            NULL);
+        PyObject *build_declined = HELPER(self, build_declined);
+        return build_declined == NULL
+                   ? NULL
+                   : PyObject_CallFunctionObjArgs(build_declined, (PyObject *)cls, self->record,
+                                                  NULL);
     }
     return self->dill_registered ? Py_NewRef(Py_None) : registered_with_dill(self);
 }
@@ -994,6 +1008,9 @@ builder_build(PyObject *self, PyObject *cls)
     if (!PyType_Check(cls)) {
         Py_RETURN_FALSE;
     }
+    if (builds_ready((Builder *)self) < 0) {
+        return NULL;
+    }
     int outcome = build_record((Builder *)self, (PyTypeObject *)cls);
     return outcome < 0 ? NULL : PyBool_FromLong(outcome);
 }
@@ -1011,6 +1028,9 @@ static PyMethodDef builder_methods[] = {
      "The class of records.namedtuple for checked names (records/_namedtuple.py)."},
     {"init_subclass", builder_init_subclass, METH_NOARGS,
      "init_subclass() -> classmethod\n\nRecord.__init_subclass__, served by this Builder."},
+    {"helper", builder_helper, METH_O,
+     "helper(name) -> object\n\nThe helper so named (helper_sources()), read from where records "
+     "keeps it if this Builder has not yet."},
     {"build", builder_build, METH_O,
      "build(cls) -> bool\n\nBuild the new sealed record class cls in C; return False, "
      "having changed nothing, to leave it to records._builder."},

@@ -820,6 +820,9 @@ builder_namedtuple_class(PyObject *builder, PyObject *const *args, Py_ssize_t na
             return NULL;
         }
     }
+    if (builds_ready((Builder *)builder) < 0) {
+        return NULL;
+    }
     return nt_class((Builder *)builder, args[0], args[1], args[2], args[3], args[4]);
 }
 
@@ -965,6 +968,9 @@ builder_namedtuple(PyObject *builder, PyObject *const *args, Py_ssize_t nargs)
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError,
                         "namedtuple() takes typename, field_names, rename, defaults, module");
+        return NULL;
+    }
+    if (builds_ready(self) < 0) {
         return NULL;
     }
     PyObject *typename = args[0], *field_names = args[1], *defaults = args[3];
