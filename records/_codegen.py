@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import sys
 
-from ._annotations import _cell_type
 from ._fields import FACTORY
-from ._rules import incomplete_record_message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,6 +38,17 @@ if TYPE_CHECKING:
 
 #: ``types.FunctionType``, without importing ``types`` (about 0.15 ms).
 _function_type: type[FunctionType] = type(lambda: None)  # type: ignore[assignment]  # mypy types a lambda as Callable
+
+
+def _a_cell() -> Any:
+    """Return a closure cell."""
+    value = None
+    return (lambda: value).__closure__[0]  # type: ignore[index]
+
+
+#: ``types.CellType``, likewise (as in ``_annotations``, which a class
+#: statement does not load on 3.10 to 3.13).
+_cell_type: Any = type(_a_cell())
 
 #: Globals of every generated constructor without factories. ``__builtins__``
 #: is empty, as in ``collections.namedtuple``: the code needs none.
@@ -183,6 +192,8 @@ def incomplete(cls: type, owner: type | None = None) -> None:
     if owner is not None and not (isinstance(cls, type) and issubclass(cls, owner)):
         return
     if any(not is_classvar(annotation) for annotation in own_annotations(cls).values()):
+        from ._rules import incomplete_record_message
+
         raise TypeError(incomplete_record_message(cls.__qualname__))
 
 

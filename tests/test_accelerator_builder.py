@@ -4,7 +4,9 @@ The C class builder: which class statements it builds, and that what it builds
 """
 
 import abc
+import collections
 import inspect
+import keyword
 import sys
 import typing
 
@@ -319,3 +321,30 @@ def test_a_helper_of_the_wrong_type_fails_the_class_statement(monkeypatch):
 
     with pytest.raises(TypeError, match=r"helper records\._codegen\._codes must be a dict$"):
         builder.build(Plain)
+
+
+@pytest.mark.parametrize(
+    "word", [*keyword.kwlist, "match", "case", "type", "_", "asyncx", "Nonex"]
+)
+def test_keywords_as_python_has_them(word):
+    """
+    The C builders' own list of keywords (records/_c/builder.h) is this
+    Python's ``keyword.kwlist``: a keyword field is refused as in Python, any
+    other word (soft keywords too) is a field.
+    """
+    namespace = {"__annotations__": {word: int}}
+    in_c = _outcome(lambda: _make(Record, "Worded", namespace))
+    with python_builder():
+        in_python = _outcome(lambda: _make(Record, "Worded", namespace))
+    assert in_python == in_c
+    assert (in_c[0] == "raised") is (keyword.iskeyword(word) or word.startswith("_"))
+    for names in ([word], ["a", word]):
+        try:
+            expected = ("built", collections.namedtuple("Worded", names)._fields)
+        except ValueError as error:
+            expected = ("raised", str(error))
+        try:
+            got = ("built", records.namedtuple("Worded", names)._fields)
+        except ValueError as error:
+            got = ("raised", str(error))
+        assert expected == got

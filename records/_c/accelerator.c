@@ -72,6 +72,8 @@ static PyObject *str_default;         /* "default" */
 static PyObject *str_default_factory; /* "default_factory" */
 static PyObject *str_doc;             /* "doc" */
 static PyObject *str_classvar;        /* "ClassVar" */
+static PyObject *str_typing;          /* "typing" */
+static PyObject *str_origin;          /* "__origin__" */
 static PyObject *str_dot_new;         /* ".__new__" */
 static PyObject *str_init_subclass;   /* "__init_subclass__" */
 static PyObject *str_set_name;        /* "__set_name__" */
@@ -219,6 +221,8 @@ module_exec(PyObject *module)
         {&str_default_factory, "default_factory"},
         {&str_doc, "doc"},
         {&str_classvar, "ClassVar"},
+        {&str_typing, "typing"},
+        {&str_origin, "__origin__"},
         {&str_dot_new, ".__new__"},
         {&str_init_subclass, "__init_subclass__"},
         {&str_set_name, "__set_name__"},

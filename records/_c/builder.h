@@ -52,13 +52,15 @@ parts_clear(Parts *parts)
     Py_CLEAR(parts->doc);
 }
 
-/* 1 if annotation declares a ClassVar or may: strings are not parsed here,
- * and any that mention ClassVar go to the Python path. */
+/* 1 if annotation declares a ClassVar or may, as _compat.is_classvar tells:
+ * strings are not parsed here, and any that mention ClassVar go to the
+ * Python path; an object is typing.ClassVar, or has it as __origin__, looked
+ * up only if typing is imported (a ClassVar object implies it is). */
 static int
-may_be_classvar(Builder *self, PyObject *annotation)
+may_be_classvar(PyObject *annotation)
 {
     /* None: also what deferred_field_names gives for every field. */
-    if (Py_IS_TYPE(annotation, &PyType_Type) || annotation == Py_None) {
+    if (PyType_Check(annotation) || annotation == Py_None) {
         return 0;
     }
     if (PyUnicode_CheckExact(annotation)) {
@@ -66,13 +68,64 @@ may_be_classvar(Builder *self, PyObject *annotation)
                                           PyUnicode_GET_LENGTH(annotation), 1);
         return found == -2 ? -1 : found >= 0;
     }
-    PyObject *result = PyObject_CallOneArg(self->is_classvar, annotation);
-    if (result == NULL) {
+    if (PyUnicode_Check(annotation)) {
+        return 1; /* a str subclass: the Python path reads it */
+    }
+    PyObject *typing = PyImport_GetModule(str_typing);
+    if (typing == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *classvar = PyObject_GetAttr(typing, str_classvar);
+    Py_DECREF(typing);
+    if (classvar == NULL) {
         return -1;
     }
-    int truth = PyObject_IsTrue(result);
-    Py_DECREF(result);
-    return truth;
+    int found = annotation == classvar;
+    if (!found) {
+        PyObject *origin = PyObject_GetAttr(annotation, str_origin);
+        if (origin == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                PyErr_Clear();
+            }
+            else {
+                Py_DECREF(classvar);
+                return -1;
+            }
+        }
+        found = origin == classvar;
+        Py_XDECREF(origin);
+    }
+    Py_DECREF(classvar);
+    return found;
+}
+
+/* The keywords of Python 3.10 to 3.15, as keyword.kwlist lists them (soft
+ * keywords are valid names). tests/test_accelerator_builder.py checks every
+ * word of keyword.kwlist against the builders, on each version it runs on. */
+static const char *const python_keywords[] = {
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break",
+    "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
+    "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not",
+    "or", "pass", "raise", "return", "try", "while", "with", "yield",
+};
+
+/* 1 if name, an exact str, is a keyword (keyword.iskeyword); no Python code
+ * runs here. */
+static int
+is_python_keyword(PyObject *name)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+    if (!PyUnicode_IS_ASCII(name) || length < 2 || length > 8) {
+        return 0;
+    }
+    const char *text = (const char *)PyUnicode_DATA(name);
+    for (size_t i = 0; i < sizeof(python_keywords) / sizeof(python_keywords[0]); i++) {
+        if (strlen(python_keywords[i]) == (size_t)length
+            && memcmp(python_keywords[i], text, (size_t)length) == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* 1 if name passes every check of _rules.invalid_name_message, 0 if it may
@@ -92,8 +145,7 @@ plainly_valid_name(Builder *self, PyObject *name)
         || PyUnicode_IsIdentifier(name) != 1) {
         return 0;
     }
-    int keyword = PySet_Contains(self->keywords, name);
-    return keyword < 0 ? -1 : !keyword;
+    return !is_python_keyword(name);
 }
 
 /* Whether _builder may refuse value as a default: isinstance(value,
@@ -114,7 +166,8 @@ is_refused_default(Builder *self, PyObject *value)
             || strcmp(type->tp_name, "Factory") == 0)) {
         return 1;
     }
-    return PyObject_IsInstance(value, self->mutable_types);
+    PyObject *mutable_types = HELPER(self, mutable_types);
+    return mutable_types == NULL ? -1 : PyObject_IsInstance(value, mutable_types);
 }
 
 /* accessor(index, doc). CPython's _tuplegetter is a type whose __init__ is
@@ -339,7 +392,7 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
         }
         Py_XSETREF(name, Py_NewRef(key));
         Py_XSETREF(annotation, Py_NewRef(item));
-        int classvar = may_be_classvar(self, annotation);
+        int classvar = may_be_classvar(annotation);
         if (classvar != 0 || !PyUnicode_CheckExact(name)) {
             outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
             goto done;
@@ -586,7 +639,9 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
     /* As function.__module__ = module does: it is a plain member. */
     Py_XSETREF(((PyFunctionObject *)function)->func_module, Py_NewRef(module));
     if (deferred) {
-        PyObject *annotate = PyMethod_New(self->annotate_new, (PyObject *)cls);
+        PyObject *annotate_new = HELPER(self, annotate_new);
+        PyObject *annotate = annotate_new == NULL ? NULL
+                                                  : PyMethod_New(annotate_new, (PyObject *)cls);
         int failed = annotate == NULL
                      || PyObject_SetAttr(function, str_annotate, annotate) < 0;
         Py_XDECREF(annotate);

@@ -25,10 +25,8 @@ typedef struct {
     PyObject *incomplete_cell;      /* _codegen.INCOMPLETE_CELL */
     PyObject *accessor;             /* _accessors.accessor(index, doc) */
     PyObject *default_docs;         /* _accessors.default_docs(count) -> list */
-    PyObject *is_classvar;          /* _compat.is_classvar(annotation) */
     PyObject *annotate_new;         /* _annotations.annotate_new(cls, format), for deferred ones */
     PyObject *docs;                 /* _accessors._docs: the default docstrings, by index */
-    PyObject *keywords;             /* _rules.KEYWORDS */
     PyObject *mutable_types;        /* _rules.MUTABLE_DEFAULT_TYPES */
     PyObject *field_type;           /* _fields.Field */
     PyObject *missing;              /* _fields.MISSING */
@@ -69,11 +67,9 @@ enum { EVERY_BUILD, ON_CALL };
     X(accessor, "accessor", "_accessors:accessor", NULL, EVERY_BUILD)                      \
     X(default_docs, "default_docs", "_accessors:default_docs", NULL, EVERY_BUILD)          \
     X(docs, "docs", "_accessors:_docs", &PyList_Type, EVERY_BUILD)                         \
-    X(is_classvar, "is_classvar", "_compat:is_classvar", NULL, EVERY_BUILD)                \
-    X(annotate_new, "annotate_new", "_annotations:annotate_new", NULL, EVERY_BUILD)        \
-    X(keywords, "keywords", "_rules:KEYWORDS", &PyFrozenSet_Type, EVERY_BUILD)             \
+    X(annotate_new, "annotate_new", "_annotations:annotate_new", NULL, ON_CALL)            \
     X(mutable_types, "mutable_types", "_rules:MUTABLE_DEFAULT_TYPES", &PyTuple_Type,       \
-      EVERY_BUILD)                                                                         \
+      ON_CALL)                                                                             \
     X(field_type, "field_type", "_fields:Field", &PyType_Type, EVERY_BUILD)                \
     X(missing, "missing", "_fields:MISSING", NULL, EVERY_BUILD)                            \
     X(factory_marker, "factory", "_fields:FACTORY", NULL, EVERY_BUILD)

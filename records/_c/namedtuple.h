@@ -838,8 +838,7 @@ nt_plain_name(Builder *self, PyObject *name, int field)
         || (field && PyUnicode_READ_CHAR(name, 0) == '_')) {
         return 0;
     }
-    int keyword = PySet_Contains(self->keywords, name);
-    return keyword < 0 ? -1 : !keyword;
+    return !is_python_keyword(name);
 }
 
 /* Up to this many field names are compared pairwise for a repeated one. */
