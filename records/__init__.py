@@ -11,13 +11,11 @@ Point(x=1, y=0)
 
 import sys
 
-from . import _accelerator, _install
+from . import _accelerator
 from ._fields import MISSING, Field, field
 from ._record import Record
 
 __version__ = "0.1.0"
-
-_install.install(Record)
 
 ACCELERATED: bool = _accelerator.c is not None
 """Whether the optional C accelerator, ``records._accelerator_c``, is in use."""

@@ -10,9 +10,8 @@ path, and why (``records.ACCELERATOR``).
 
 This module imports nothing of records, so that every other module can ask
 it, and it decides nothing else: each module that has a C twin picks it
-where it defines the Python version (``c is not None``), and
-``records/_install.py`` wires what needs the whole package (see there),
-leaving the C class builder in ``builder``.
+where it defines the Python version (``c is not None``); ``_record`` leaves
+the C class builder in ``builder``, where ``_namedtuple`` finds it.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 
 c: ModuleType | None
 
-#: The C class builder of ``Record`` (``records/_install.py``), which also
+#: The C class builder of ``Record`` (``_record.install_c_builder``), which also
 #: builds ``records.namedtuple``'s classes; ``None`` until records has made
 #: it, and on the pure-Python path.
 builder: Any = None

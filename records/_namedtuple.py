@@ -16,7 +16,6 @@ from . import _accelerator
 from ._accessors import accessor, default_docs
 from ._codegen import make_new
 from ._compat import PY_3_13_PLUS, PY_3_14_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
-from ._rules import as_in_source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,6 +135,8 @@ def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
     gives, raising what it raises for a constant's name or two names that
     read as one.
     """
+    from ._rules import as_in_source
+
     parameters = tuple(map(as_in_source, fields))
     if PY_3_14_PLUS:
         constant = next((p for p in parameters if p in _CONSTANTS), None)

@@ -33,7 +33,7 @@ verified: there setting or deleting attributes raises instead.
 
 Where the C accelerator is loaded, each method marked ``@c_twin`` is its C
 twin (``records/_c/record.h``) from the moment ``Record`` exists, and
-``__init_subclass__`` is the C class builder (``records/_install.py``); the
+``__init_subclass__`` is the C class builder (``install_c_builder``); the
 Python definitions here stay the reference, kept in ``python_methods``.
 """
 
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from _thread import get_ident
 
+from . import _accelerator
 from ._accelerator import c
 
 TYPE_CHECKING = False
@@ -132,7 +133,7 @@ class Record(tuple):  # type: ignore[type-arg]
     __match_args__ = ()  # type: ClassVar[tuple[str, ...]]
 
     # C twin: the C class builder (records/_c/builder.h), put in its place by
-    # records/_install.py, which explains why it cannot be chosen here.
+    # install_c_builder() once the class exists.
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the new subclass a record type from its annotations."""
         # How, step by step: init_subclass() in records/_builder.py. __class__
@@ -375,3 +376,24 @@ def _copy_by_reduce(record: Record, memo: dict[int, Any] | None) -> Any:
     import copy
 
     return copy._reconstruct(record, memo, *record.__reduce_ex__(4))  # type: ignore[attr-defined]
+
+
+def install_c_builder(record: type[Record]) -> None:
+    """
+    Where the C accelerator is loaded, make ``record.__init_subclass__`` the C
+    class builder (``records/_c/builder.h``), the C twin of the method
+    defined above (kept in ``python_methods``). The same ``Builder`` builds
+    the classes of ``records.namedtuple``: ``_namedtuple``, lower in the
+    stack, finds it as ``_accelerator.builder``. It reads what it shares with
+    the Python modules from them when a build first needs it, so making it
+    here loads none of them.
+    """
+    if c is None:
+        return
+    builder = c.Builder(record)
+    python_methods["__init_subclass__"] = record.__dict__["__init_subclass__"]
+    type.__setattr__(record, "__init_subclass__", builder.init_subclass())
+    _accelerator.builder = builder
+
+
+install_c_builder(Record)

@@ -300,6 +300,8 @@ def test_helpers_come_from_one_declaration(monkeypatch):
         assert getattr(sys.modules[f"records.{module}"], attribute) is builder.helper(name), name
     with pytest.raises(KeyError, match="no helper 'record'"):
         builder.helper("record")
+    with pytest.raises(TypeError, match=r"^helper\(\) takes a str, not int$"):
+        builder.helper(10**100)
     monkeypatch.setattr(_codegen, "_codes", [])
     with pytest.raises(
         TypeError, match=r"^the class builder's helper records\._codegen\._codes must be a dict$"

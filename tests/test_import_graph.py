@@ -173,8 +173,8 @@ def test_accelerator_loader_stands_at_the_bottom():
 #: ``__future__``. Start-up is what records is for: a module joins this list
 #: only on purpose (benchmarks/process_startup.py measures what it costs).
 IMPORT_PATH = {
-    "records._accelerator", "records._accelerator_c", "records._fields", "records._install",
-    "records._record", "__future__",
+    "records._accelerator", "records._accelerator_c", "records._fields", "records._record",
+    "__future__",
 }  # fmt: skip
 
 #: What the first plain class statement loads besides, with the C accelerator:
@@ -187,7 +187,7 @@ CLASS_PATH = {"records._accessors", "records._codegen", "records._precompiled", 
 )
 
 #: What ``records.namedtuple``'s first call loads besides, with the C accelerator.
-NAMEDTUPLE_PATH = {"records._namedtuple", "records._compat", "records._rules", "keyword"}
+NAMEDTUPLE_PATH = {"records._namedtuple", "records._compat", "keyword"}
 
 
 def _loaded_step_by_step(*steps):
@@ -248,14 +248,6 @@ def test_what_the_first_class_and_namedtuple_load():
     # A ClassVar is built in Python: records._builder, read when first called.
     assert "records._builder" in left_to_python
     assert helpers == {"records._funcs"}
-
-
-def test_install_stands_at_the_top():
-    """Only the package itself imports records._install, which wires the C class builder."""
-    graph = _import_graph(ROOT / "records", "records")
-    assert ["records"] == [
-        module for module, edges in graph.items() if "records._install" in edges
-    ]
 
 
 ARCHITECTURE = ROOT / "docs" / "pages" / "architecture.md"

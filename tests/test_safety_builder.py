@@ -189,6 +189,60 @@ class TestBuilderReentrancy:
             "True True",
         ] == output.splitlines()
 
+    def test_accessor_maker_empties_the_docs(self):
+        """
+        An accessor maker, read at the first build, that empties the docs list
+        the builder holds: records.namedtuple refuses the class, never reads
+        past the list.
+        """
+        output = run_child(
+            """
+            import records, records._accessors as accessors
+            real = accessors.accessor
+            def accessor(index, doc):
+                accessors._docs.clear()
+                return real(index, doc)
+            accessors.accessor = accessor  # before the builder reads it
+            try:
+                records.namedtuple("P", "a b c")
+                print("made")
+            except RuntimeError as error:
+                print("refused:", error)
+            """
+        )
+        assert "refused: records' list of field docs was replaced\n" == output
+
+    def test_first_class_in_code_without_builtins(self):
+        """
+        The first class statement of a process, run by code whose globals
+        have no or other builtins: the builder imports its helpers as records
+        does, never through that code's __import__.
+        """
+        output = run_child(
+            """
+            import types, records
+            code = compile("class P(Record):\\n    x: int\\n", "<generated>", "exec")
+            namespace = {"Record": records.Record, "__name__": "generated"}
+            types.FunctionType(code, namespace)()
+            print(namespace["P"](1))
+            """
+        )
+        assert "P(x=1)\n" == output
+        output = run_child(
+            """
+            import records
+            imported = []
+            def spy(name, *args, **kwargs):
+                imported.append(name)
+                return __import__(name, *args, **kwargs)
+            builtins = {"__build_class__": __build_class__, "__import__": spy, "int": int}
+            namespace = {"__builtins__": builtins, "Record": records.Record, "__name__": "generated"}
+            exec("class Q(Record):\\n    y: int = 2\\n", namespace)
+            print(namespace["Q"](), imported)
+            """
+        )
+        assert "Q(y=2) []\n" == output
+
 
 class TestProcessWideState:
     """What the C builder is configured with belongs to its Record, not to the process."""

@@ -2,8 +2,9 @@
  * The class builder: Record.__init_subclass__ in C.
  *
  * A Builder holds what the build needs from records' Python modules, for the
- * one Record class it serves (records/_install.py makes it), read when a build
- * first needs it (builder_helpers.h). Its init_subclass():
+ * one Record class it serves (install_c_builder() in records/_record.py makes
+ * it), read when a build first needs it (builder_helpers.h). Its
+ * init_subclass():
  *   1. seals the layout first, before any Python code runs, where no code but
  *      CPython's own has had the class (may_seal_here);
  *   2. builds the common class statement in the steps of records/_builder.py,

@@ -1,9 +1,9 @@
 /*
  * C only: the Builder object, what the C class builder of one Record class takes
- * from records' Python modules. records/_install.py makes it from the Record
- * class alone, as records is imported; each helper is read from where records
- * keeps it (BUILDER_FIELDS) when a build first needs it, so that importing
- * records loads none of the modules they live in.
+ * from records' Python modules. install_c_builder() in records/_record.py makes
+ * it from the Record class alone, as Record is defined; each helper is read
+ * from where records keeps it (BUILDER_FIELDS) when a build first needs it, so
+ * that importing records loads none of the modules they live in.
  *
  * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
@@ -110,9 +110,29 @@ load_helper(Builder *self, int index)
     char module_name_text[64];
     PyOS_snprintf(module_name_text, sizeof(module_name_text), "records.%.*s",
                   (int)(colon - row->source), row->source);
+    /* Imported as records' own modules are, whatever the frame that runs the
+     * class statement holds as its builtins (PyImport_Import would call its
+     * __import__): found where it is imported already, else imported by the
+     * import system itself. */
     PyObject *module_name = PyUnicode_FromString(module_name_text);
-    PyObject *module = module_name == NULL ? NULL : PyImport_Import(module_name);
-    Py_XDECREF(module_name);
+    if (module_name == NULL) {
+        return NULL;
+    }
+    PyObject *module = PyImport_GetModule(module_name);
+    if (module == NULL && !PyErr_Occurred()) {
+        /* With no fromlist, this returns the package, records: the module
+         * itself is then in sys.modules. */
+        PyObject *package = PyImport_ImportModuleLevelObject(module_name, NULL, NULL, NULL, 0);
+        if (package != NULL) {
+            Py_DECREF(package);
+            module = PyImport_GetModule(module_name);
+            if (module == NULL && !PyErr_Occurred()) {
+                PyErr_Format(PyExc_ImportError, "%U is not in sys.modules once imported",
+                             module_name);
+            }
+        }
+    }
+    Py_DECREF(module_name);
     if (module == NULL) {
         return NULL;
     }
@@ -180,6 +200,10 @@ records_helper_sources(PyObject *module, PyObject *unused)
 static PyObject *
 builder_helper(PyObject *self, PyObject *name)
 {
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "helper() takes a str, not %.200s", Py_TYPE(name)->tp_name);
+        return NULL;
+    }
     for (int index = 0; index < HELPER_COUNT; index++) {
         if (PyUnicode_CompareWithASCIIString(name, helper_table[index].name) == 0) {
             return Py_XNewRef(load_helper((Builder *)self, index));
@@ -210,6 +234,7 @@ builder_clear(Builder *self)
     Py_CLEAR(self->record);
     Py_CLEAR(self->valid_names);
     Py_CLEAR(self->tuple_bases);
+    self->builds_ready = 0; /* the helpers are gone */
     return 0;
 }
 

@@ -673,16 +673,26 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
     Py_XDECREF(doc);
     Py_DECREF(field_defaults);
     PyObject *scratch = NULL;
+    /* accessor() may be any Python callable, which may change the list: it
+     * is held, and its length checked, before each item is taken. */
+    PyObject *docs = Py_NewRef(self->docs);
     for (Py_ssize_t i = 0; !failed && i < count; i++) {
+        if (PyList_GET_SIZE(docs) <= i) {
+            PyErr_SetString(PyExc_RuntimeError, "records' list of field docs was replaced");
+            failed = 1;
+            break;
+        }
+        PyObject *field_doc = Py_NewRef(PyList_GET_ITEM(docs, i));
         PyObject *index = PyLong_FromSsize_t(i);
-        PyObject *accessor = index == NULL
-                                 ? NULL
-                                 : make_accessor(self, &scratch, index, PyList_GET_ITEM(self->docs, i));
+        PyObject *accessor = index == NULL ? NULL
+                                           : make_accessor(self, &scratch, index, field_doc);
         Py_XDECREF(index);
+        Py_DECREF(field_doc);
         failed = accessor == NULL
                  || PyDict_SetItem(namespace, PyTuple_GET_ITEM(names, i), accessor) < 0;
         Py_XDECREF(accessor);
     }
+    Py_DECREF(docs);
     Py_XDECREF(scratch);
     return failed ? -1 : 0;
 }
