@@ -53,7 +53,6 @@ class Parts:
 
     __slots__ = (
         "accessors",
-        "class_getitem",
         "defaults",
         "doc",
         "factories",
@@ -82,8 +81,6 @@ class Parts:
         self.new: Any = None
         #: The default ``__doc__``, unless the body has one.
         self.doc: str | None = None
-        #: ``typing.Generic``'s ``__class_getitem__``, for a generic record.
-        self.class_getitem: Any = None
 
 
 def init_subclass(cls: type[Record], record_base: type[Record], keywords: dict[str, Any]) -> None:
@@ -235,10 +232,6 @@ def compute_parts(cls: type[Record], record_base: type[Record], *, sealed: bool)
             parts.new = make_new(parts, cls, source, annotations, record_base)
     if "__doc__" not in namespace or namespace["__doc__"] is None:
         parts.doc = f"{record}({', '.join(parts.names)})"
-    if "__parameters__" in namespace and "__class_getitem__" not in namespace:
-        # typing.Generic's subscription, not tuple's: Pair[int] must check
-        # its parameters, and tuple comes first in a generic record's MRO.
-        parts.class_getitem = sys.modules["typing"].Generic.__dict__["__class_getitem__"]
     return parts
 
 
@@ -412,8 +405,6 @@ def write_parts(parts: Parts, cls: type[Record], *, sealed: bool) -> None:
             attributes["__match_args__"] = parts.names
     if parts.doc is not None:
         attributes["__doc__"] = parts.doc
-    if parts.class_getitem is not None:
-        attributes["__class_getitem__"] = parts.class_getitem
     attributes["__record_built__"] = True  # last, as the C builder writes it
     _layout.write(cls, attributes)
     if not sealed and not _sealing.is_enum(cls):

@@ -39,6 +39,7 @@ Python definitions here stay the reference, kept in ``python_methods``.
 
 from __future__ import annotations
 
+import sys
 from _thread import get_ident
 
 from . import _accelerator
@@ -180,12 +181,17 @@ class Record(tuple):  # type: ignore[type-arg]
 
     def __class_getitem__(cls, item: Any, /) -> Any:
         """
-        Refuse type arguments for a record that declares no type parameters
-        (a generic record has ``typing.Generic``'s subscription instead).
+        Subscribe the record as a ``typing.NamedTuple`` class is: a generic
+        record (one that inherits ``typing.Generic``) by ``Generic``'s
+        subscription, which checks the type parameters; any other by
+        ``tuple``'s, an alias whose call makes the record.
         """
-        from . import _rules
-
-        raise TypeError(_rules.not_generic_message(cls.__name__))
+        typing = sys.modules.get("typing")  # a generic record implies it is imported
+        if typing is not None and issubclass(cls, typing.Generic):
+            subscribe = typing.Generic.__dict__["__class_getitem__"]
+        else:
+            subscribe = tuple.__dict__["__class_getitem__"]
+        return subscribe.__get__(None, cls)(item)
 
     @c_twin
     @classmethod

@@ -128,14 +128,6 @@ def field_assignment_message(record: str, name: str, *, delete: bool = False) ->
     )
 
 
-def not_generic_message(record: str) -> str:
-    """Message for subscripting a record that declares no type parameters."""
-    return (
-        f"record {record!r} is not generic: to take type arguments, declare it as "
-        f"class {record}(Record, Generic[T])"
-    )
-
-
 def default_and_factory_message(record: str, name: str) -> str:
     """Message for ``field()`` given both a default and a factory."""
     return f"record {record!r}: field {name!r} cannot have both a default and a default_factory"

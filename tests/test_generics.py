@@ -1,6 +1,6 @@
 """Generic records at runtime."""
 
-from typing import Generic, TypeVar, get_args, get_origin
+from typing import Generic, NamedTuple, TypeVar, get_args, get_origin
 
 import pytest
 
@@ -61,21 +61,29 @@ def test_generic_subclass_stays_generic():
     assert (1, 2, 3) == Triple[int](1, 2, 3)
 
 
-def test_plain_record_refuses_type_arguments():
-    """A record without type parameters refuses subscription, naming the record."""
+def test_non_generic_subscript():
+    """
+    CPython's NamedTupleTests.test_non_generic_subscript, for Record: a record
+    that is not generic is subscripted as a typing.NamedTuple is, by tuple.
+    """
 
-    class Point(Record):
-        x: int
+    class Group(Record):
+        key: T
+        group: list[T]
 
-    for subscripted in (Point, Record):
-        name = subscripted.__name__
-        expected = (
-            f"record {name!r} is not generic: to take type arguments, "
-            f"declare it as class {name}(Record, Generic[T])"
-        )
-        with pytest.raises(TypeError) as info:
-            subscripted[int]
-        assert expected == str(info.value)
+    class NamedGroup(NamedTuple):
+        key: T
+        group: list[T]
+
+    alias = Group[int]
+    assert alias.__origin__ is Group
+    assert () == alias.__parameters__
+    assert (int,) == alias.__args__
+    made = alias(1, [2])
+    assert type(made) is Group
+    assert (1, [2]) == made
+    assert type(NamedGroup[int]) is type(alias)
+    assert repr(NamedGroup[int]).replace("NamedGroup", "Group") == repr(alias)
 
 
 def test_concrete_generic_subclass_refuses_as_typing_does():

@@ -444,3 +444,64 @@ if __name__ == "__main__":
         results.append(json.loads(run(script, cwd=directory)))
     ours, reference = results
     assert reference == ours
+
+
+GENERIC_DUMP = """
+import sys
+from typing import Generic, NamedTuple, TypeVar
+
+import cloudpickle
+from records import Record
+
+T = TypeVar("T")
+
+
+class MainBox({base}, Generic[T]):
+    item: T
+    count: int = 0
+
+
+def make():
+    class LocalBox({base}, Generic[T]):
+        item: T
+
+    return LocalBox
+
+
+LocalBox = make()
+sys.stdout.buffer.write(cloudpickle.dumps((MainBox, LocalBox, MainBox("a", 2), LocalBox(3))))
+"""
+
+GENERIC_LOAD = """
+import json, pickle, sys
+
+MainBox, LocalBox, main_box, local_box = pickle.loads(sys.stdin.buffer.read())
+print(json.dumps({
+    "fields": [MainBox._fields, LocalBox._fields],
+    "instances": [repr(main_box), repr(local_box)],
+    "subscripted": [repr(MainBox[int](1)), repr(LocalBox[str]("x"))],
+    "parameters": [str(MainBox.__parameters__), str(LocalBox.__parameters__)],
+    "same class": [type(main_box) is MainBox, type(local_box) is LocalBox],
+}))
+"""
+
+
+@pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
+def test_generic_classes_by_value(kind, tmp_path):
+    """
+    Generic record classes made in __main__ and in a function travel by value
+    through cloudpickle on every version, as a generic typing.NamedTuple does
+    from 3.12 on, subscription included.
+    """
+    if kind == "NamedTuple" and sys.version_info < (3, 12):
+        pytest.skip("a generic typing.NamedTuple pickles by value from 3.12 on")
+    pickled = run(GENERIC_DUMP.format(base=kind), cwd=tmp_path)
+    (tmp_path / "loading").mkdir()
+    loaded = json.loads(run(GENERIC_LOAD, cwd=tmp_path / "loading", stdin=pickled))
+    assert {
+        "fields": [["item", "count"], ["item"]],
+        "instances": ["MainBox(item='a', count=2)", "LocalBox(item=3)"],
+        "subscripted": ["MainBox(item=1, count=0)", "LocalBox(item='x')"],
+        "parameters": ["(~T,)", "(~T,)"],
+        "same class": [True, True],
+    } == loaded
