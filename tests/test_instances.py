@@ -1,5 +1,6 @@
 """Instances are tuples: same memory, same behaviour, immutable."""
 
+import collections
 import copy
 import pickle
 import sys
@@ -220,3 +221,26 @@ class TestImmutability:
         p = Point(1, 2)
         with pytest.raises(TypeError):
             p[0] = 5  # type: ignore[index]
+
+
+def test_a_field_missing_from_an_instance():
+    """
+    An instance made around the constructor, shorter than its fields: a missing
+    field raises IndexError as a named tuple's does, except where fields are
+    member descriptors (the C accelerator, 3.11+), which report AttributeError.
+    """
+
+    class Pair(Record):
+        x: int
+        y: int
+
+    short = tuple.__new__(Pair, (1,))
+    assert 1 == short.x
+    member = type(vars(Pair)["y"]).__name__ == "member_descriptor"
+    with pytest.raises(AttributeError if member else IndexError):
+        short.y
+    if member:
+        assert not hasattr(short, "y")
+    named = collections.namedtuple("Pair", "x y")
+    with pytest.raises(IndexError):
+        tuple.__new__(named, (1,)).y
