@@ -446,11 +446,10 @@ if __name__ == "__main__":
     assert reference == ours
 
 
-GENERIC_DUMP = """
+GENERIC_CLASSES = """
 import sys
 from typing import Generic, NamedTuple, TypeVar
 
-import cloudpickle
 from records import Record
 
 T = TypeVar("T")
@@ -469,21 +468,30 @@ def make():
 
 
 LocalBox = make()
-sys.stdout.buffer.write(cloudpickle.dumps((MainBox, LocalBox, MainBox("a", 2), LocalBox(3))))
+
+
+def describe(MainBox, LocalBox, main_box, local_box):
+    return {{
+        "fields": [MainBox._fields, LocalBox._fields],
+        "instances": [repr(main_box), repr(local_box)],
+        "subscripted": [repr(MainBox[int](1)), repr(LocalBox[str]("x"))],
+        "parameters": [str(MainBox.__parameters__), str(LocalBox.__parameters__)],
+        "same class": [type(main_box) is MainBox, type(local_box) is LocalBox],
+    }}
 """
 
-GENERIC_LOAD = """
-import json, pickle, sys
+GENERIC_EXPECTED = {
+    "fields": [["item", "count"], ["item"]],
+    "instances": ["MainBox(item='a', count=2)", "LocalBox(item=3)"],
+    "subscripted": ["MainBox(item=1, count=0)", "LocalBox(item='x')"],
+    "parameters": ["(~T,)", "(~T,)"],
+    "same class": [True, True],
+}
 
-MainBox, LocalBox, main_box, local_box = pickle.loads(sys.stdin.buffer.read())
-print(json.dumps({
-    "fields": [MainBox._fields, LocalBox._fields],
-    "instances": [repr(main_box), repr(local_box)],
-    "subscripted": [repr(MainBox[int](1)), repr(LocalBox[str]("x"))],
-    "parameters": [str(MainBox.__parameters__), str(LocalBox.__parameters__)],
-    "same class": [type(main_box) is MainBox, type(local_box) is LocalBox],
-}))
-"""
+
+def skip_generic_namedtuple_before_312(kind):
+    if kind == "NamedTuple" and sys.version_info < (3, 12):
+        pytest.skip("a generic typing.NamedTuple pickles by value from 3.12 on")
 
 
 @pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
@@ -491,17 +499,58 @@ def test_generic_classes_by_value(kind, tmp_path):
     """
     Generic record classes made in __main__ and in a function travel by value
     through cloudpickle on every version, as a generic typing.NamedTuple does
-    from 3.12 on, subscription included.
+    from 3.12 on, subscription included. (dill pickles a TypeVar of __main__
+    by name, which the loading process lacks, for either kind.)
     """
-    if kind == "NamedTuple" and sys.version_info < (3, 12):
-        pytest.skip("a generic typing.NamedTuple pickles by value from 3.12 on")
-    pickled = run(GENERIC_DUMP.format(base=kind), cwd=tmp_path)
+    skip_generic_namedtuple_before_312(kind)
+    library = "cloudpickle"
+    dump = (
+        GENERIC_CLASSES.format(base=kind)
+        + f"""
+import {library}
+sys.stdout.buffer.write({library}.dumps((MainBox, LocalBox, MainBox("a", 2), LocalBox(3))))
+"""
+    )
+    pickled = run(dump, cwd=tmp_path)
+    load = (
+        f"""
+import json, sys
+import {library}
+classes = {library}.loads(sys.stdin.buffer.read())
+"""
+        + "def describe"
+        + GENERIC_CLASSES.format(base=kind).split("def describe", 1)[1]
+        + """
+print(json.dumps(describe(*classes)))
+"""
+    )
     (tmp_path / "loading").mkdir()
-    loaded = json.loads(run(GENERIC_LOAD, cwd=tmp_path / "loading", stdin=pickled))
-    assert {
-        "fields": [["item", "count"], ["item"]],
-        "instances": ["MainBox(item='a', count=2)", "LocalBox(item=3)"],
-        "subscripted": ["MainBox(item=1, count=0)", "LocalBox(item='x')"],
-        "parameters": ["(~T,)", "(~T,)"],
-        "same class": [True, True],
-    } == loaded
+    loaded = json.loads(run(load, cwd=tmp_path / "loading", stdin=pickled))
+    assert GENERIC_EXPECTED == loaded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["Record", "NamedTuple"])
+def test_generic_classes_in_joblib_workers(kind, tmp_path):
+    """joblib's process workers get generic record classes by value, and they work there."""
+    skip_generic_namedtuple_before_312(kind)
+    script = (
+        GENERIC_CLASSES.format(base=kind)
+        + """
+import json, os
+from joblib import Parallel, delayed
+
+
+def work(*classes):
+    return os.getpid(), describe(*classes)
+
+
+if __name__ == "__main__":
+    results = Parallel(n_jobs=2, backend="loky")(
+        delayed(work)(MainBox, LocalBox, MainBox("a", 2), LocalBox(3)) for _ in range(2)
+    )
+    assert any(pid != os.getpid() for pid, _ in results), "no worker process was used"
+    print(json.dumps(results[0][1]))
+"""
+    )
+    assert GENERIC_EXPECTED == json.loads(run(script, cwd=tmp_path))
