@@ -4,8 +4,9 @@ loaded, and why not where it is not.
 
 It is loaded when it was compiled for this interpreter (CPython with the
 GIL, 3.10 to 3.15), this is the main interpreter, and ``RECORDS_PURE_PYTHON``
-is not set to a non-empty value. Otherwise ``c`` is ``None`` and every record
-takes the pure-Python path, which behaves the same; ``STATUS`` says which
+does not turn the pure path on (``1``, ``true``, ``yes`` or ``on``:
+``is_on``). Otherwise ``c`` is ``None`` and every record takes the
+pure-Python path, which behaves the same; ``STATUS`` says which
 path, and why (``records.ACCELERATOR``).
 
 This module imports nothing of records, so that every other module can ask
@@ -29,7 +30,20 @@ c: ModuleType | None
 #: builds ``records.namedtuple``'s classes; ``None`` until records has made
 #: it, and on the pure-Python path.
 builder: Any = None
-if os.environ.get("RECORDS_PURE_PYTHON"):
+
+#: The values of the switches records reads from the environment
+#: (``RECORDS_PURE_PYTHON``, ``RECORDS_NAMEDTUPLE``) that turn them on, in any
+#: case and between spaces; any other value, ``0`` included, leaves them off.
+ON = ("1", "true", "yes", "on")
+
+
+def is_on(value: str | None) -> bool:
+    """Whether *value* of a switch turns it on (``ON``)."""
+    return value is not None and value.strip().lower() in ON
+
+
+_asked = os.environ.get("RECORDS_PURE_PYTHON")
+if is_on(_asked):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"
 else:
@@ -42,3 +56,5 @@ else:
         STATUS = f"pure Python (the C accelerator is not available: {error})"
     else:
         STATUS = "C accelerator (records._accelerator_c)"
+        if _asked is not None and _asked.strip():
+            STATUS += f"; RECORDS_PURE_PYTHON={_asked.strip()!r} leaves it on"

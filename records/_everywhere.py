@@ -35,10 +35,6 @@ _original: Any = None
 #: the ``collections.namedtuple`` it stands in for.
 STAND_IN_ORIGINAL = "_records_original"
 
-#: The values of ``RECORDS_NAMEDTUPLE`` that switch the opt-in on, in any
-#: case and between spaces; any other value leaves it off.
-ON = ("1", "true", "yes", "on")
-
 
 def use_for_namedtuple() -> None:
     """
@@ -85,12 +81,3 @@ def restore_namedtuple() -> None:
     if collections.namedtuple is namedtuple:
         collections.namedtuple = _original
     _original = None
-
-
-def is_on(value: str | None) -> bool:
-    """
-    Whether *value* of ``RECORDS_NAMEDTUPLE`` asks for the opt-in (which
-    ``records_namedtuple.pth`` tests the same way, unless Python ignores the
-    environment).
-    """
-    return value is not None and value.strip().lower() in ON

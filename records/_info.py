@@ -13,6 +13,8 @@ import os
 import platform
 import sys
 
+from ._accelerator import is_on
+
 REBUILD_HINT = """\
 records works the same without the accelerator, but creates classes, reads
 fields and runs _replace 2 to 4 times slower. It is compiled when records is installed on
@@ -39,7 +41,7 @@ def report() -> str:
         f"path: {records.ACCELERATOR}",
         f"namedtuple opt-in: {'on' if opt_in else 'off'} ({setting})",
     ]
-    if not records.ACCELERATED and not os.environ.get("RECORDS_PURE_PYTHON"):
+    if not records.ACCELERATED and not is_on(os.environ.get("RECORDS_PURE_PYTHON")):
         lines += ["", REBUILD_HINT]
     return "\n".join(lines)
 

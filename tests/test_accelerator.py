@@ -25,7 +25,7 @@ def test_required_accelerator_is_used():
     """Where the build was required to compile it (tox), the default path uses it."""
     if not (os.environ.get("RECORDS_REQUIRE_ACCELERATOR") and SUPPORTED):
         pytest.skip("the accelerator is not required here")
-    if os.environ.get("RECORDS_PURE_PYTHON"):
+    if _accelerator.is_on(os.environ.get("RECORDS_PURE_PYTHON")):
         assert not records.ACCELERATED
     else:
         assert records.ACCELERATED, records.ACCELERATOR
@@ -36,6 +36,27 @@ def test_environment_variable_forces_the_pure_path():
     assert ["False", "pure Python (RECORDS_PURE_PYTHON is set)"] == _status(
         RECORDS_PURE_PYTHON="1"
     )
+
+
+@pytest.mark.parametrize("value", ["1", "yes", " TRUE ", "on"])
+def test_the_pure_path_switched_on(value):
+    """RECORDS_PURE_PYTHON reads as RECORDS_NAMEDTUPLE does: 1, true, yes, on."""
+    assert ["False", "pure Python (RECORDS_PURE_PYTHON is set)"] == _status(
+        RECORDS_PURE_PYTHON=value
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "false", "no", "off", "2"])
+def test_the_pure_path_left_off(value):
+    """Any other value leaves the accelerator on, and the status says how it read the variable."""
+    accelerated_now, status = _status(RECORDS_PURE_PYTHON=value)
+    if accelerated_now == "True":
+        assert (
+            f"C accelerator (records._accelerator_c); RECORDS_PURE_PYTHON={value!r} leaves it on"
+            == status
+        )
+    else:  # no C module here: the reason is what is missing, not the variable
+        assert status.startswith("pure Python (the C accelerator is not available")
 
 
 def test_status_names_the_path():

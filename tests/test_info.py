@@ -25,7 +25,7 @@ def run(code_or_args, **environment):
 
 def test_reports_this_interpreter_and_path():
     """The command names the version, the interpreter and the path records runs on."""
-    pure = os.environ.get("RECORDS_PURE_PYTHON")
+    pure = os.environ.get("RECORDS_PURE_PYTHON") if not records.ACCELERATED else None
     lines = run(["-m", "records", "info"], **({"RECORDS_PURE_PYTHON": pure} if pure else {}))
     lines = lines.splitlines()
     assert lines[0].startswith(f"records {records.__version__} (distribution records-tuple) at ")

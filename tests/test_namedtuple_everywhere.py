@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import records
-from records._everywhere import is_on
+from records._accelerator import is_on
 
 
 def pth_installed() -> bool:
