@@ -49,7 +49,7 @@ from __future__ import annotations
 import copyreg
 import sys
 
-from . import _codegen, _namedtuple
+from . import _codegen
 from ._accelerator import c as accelerator
 from ._accessors import accessor
 
@@ -128,6 +128,8 @@ def namedtuple_method(cls: type, name: str, fields: tuple[str, ...]) -> Any:
     existing: Any = cls.__dict__.get(name) if isinstance(cls, type) else None
     if type(existing) in _method_types and existing.__objclass__ is cls:
         return existing
+    from . import _namedtuple  # here: a record class statement loads this module
+
     return _namedtuple.pure_method(str(getattr(cls, "__name__", name)), tuple(fields), name)
 
 
@@ -229,8 +231,10 @@ def register_dill() -> bool:
         # The class is being pickled from its dict: the pure path's method,
         # which the class it makes, a Python class, can take.
         _, (_, name, fields) = descriptor.__reduce__()
+        from ._namedtuple import pure_method
+
         return pickler.save_reduce(  # type: ignore[no-any-return]
-            _namedtuple.pure_method, (cls.__name__, fields, name), obj=descriptor
+            pure_method, (cls.__name__, fields, name), obj=descriptor
         )
 
     dispatch[_codegen.function_type] = save_generated_new

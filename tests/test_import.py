@@ -43,3 +43,63 @@ def test_first_record_loads_only_the_c_half_of_ctypes():
     output = subprocess.check_output([sys.executable, "-c", code], text=True).split()
     pure_cpython = sys.implementation.name == "cpython" and not records.ACCELERATED
     assert ["False", str(pure_cpython), "False"] == output
+
+
+def _fresh(code):
+    """Run *code* in a fresh interpreter, where records has loaded nothing yet; return its output."""
+    return subprocess.check_output([sys.executable, "-c", code], text=True)
+
+
+def test_errors_worded_before_any_module_that_words_them_is_loaded():
+    """
+    The messages of C methods come from records._rules, which a class
+    statement does not load: the first error of a process imports it.
+    """
+    output = _fresh(
+        "import sys, records\n"
+        "class P(records.Record):\n    x: int\n"
+        "loaded = 'records._rules' in sys.modules\n"
+        "try:\n    P(1)._replace(w=1)\nexcept (TypeError, ValueError) as error:\n"
+        "    print(loaded, type(error).__name__ in ('TypeError', 'ValueError'), error)\n"
+    )
+    # On the pure path the class statement loaded it (the Python class builder words errors).
+    loaded = "False" if records.ACCELERATED else "True"
+    assert f"{loaded} True Got unexpected field names: ['w']\n" == output
+
+
+def test_record_make_refused_before_any_class_is_built():
+    """Record._make([]) in a process that built no record yet: refused, as Record() is."""
+    output = _fresh(
+        "import records\n"
+        "try:\n    records.Record._make([])\nexcept TypeError as error:\n    print(error)\n"
+    )
+    assert "Record cannot be instantiated directly" in output
+
+
+def test_first_class_pickles_by_value():
+    """
+    The first record class of a process, made by a class statement alone,
+    pickles by value (cloudpickle) with its fields: the module that tells
+    copyreg how loads with the first class.
+    """
+    dumped = subprocess.check_output(
+        [
+            sys.executable,
+            "-c",
+            "import sys, cloudpickle\nfrom records import Record\n"
+            "class P(Record):\n    x: int\n    y: int = 2\n"
+            "sys.stdout.buffer.write(cloudpickle.dumps((P, P(1))))\n",
+        ]
+    )
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import pickle, sys\nP, p = pickle.loads(sys.stdin.buffer.read())\n"
+            "print(p, P(5), p.y)\n",
+        ],
+        input=dumped,
+        capture_output=True,
+        check=True,
+    )
+    assert b"P(x=1, y=2) P(x=5, y=2) 2\n" == loaded.stdout

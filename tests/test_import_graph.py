@@ -181,12 +181,14 @@ IMPORT_PATH = {
 
 #: What the first plain class statement loads besides, with the C accelerator:
 #: the modules of the helpers the C class builder reads before a build
-#: (BUILDER_FIELDS in records/_c/builder_helpers.h), and from 3.14 on the one
-#: that evaluates deferred annotations; not ``_builder``, the seal's modules,
-#: ``_rules`` or ``keyword``.
-CLASS_PATH = {"records._accessors", "records._codegen", "records._precompiled", "_collections"} | (
-    {"records._annotations"} if sys.version_info >= (3, 14) else set()
-)
+#: (BUILDER_FIELDS in records/_c/builder_helpers.h; _pickling tells copyreg
+#: how fields pickle, which must hold before a record class can be pickled),
+#: and from 3.14 on the one that evaluates deferred annotations; not
+#: ``_builder``, the seal's modules, ``_rules`` or ``keyword``.
+CLASS_PATH = {
+    "records._accessors", "records._codegen", "records._pickling", "records._precompiled",
+    "_collections", "copyreg",
+} | ({"records._annotations"} if sys.version_info >= (3, 14) else set())  # fmt: skip
 
 #: What ``records.namedtuple``'s first call loads besides, with the C accelerator.
 NAMEDTUPLE_PATH = {"records._namedtuple", "records._compat", "keyword"}
@@ -243,7 +245,7 @@ def test_what_the_first_class_and_namedtuple_load():
     )
     _, first_class, first_namedtuple, left_to_python, helpers = steps
     # Another interpreter may have some of the standard library's loaded at start-up.
-    assert CLASS_PATH - first_class <= {"_collections"}
+    assert CLASS_PATH - first_class <= {"_collections", "copyreg"}
     assert first_class <= CLASS_PATH, sorted(first_class - CLASS_PATH)
     assert NAMEDTUPLE_PATH - first_namedtuple <= {"keyword"}
     assert first_namedtuple <= NAMEDTUPLE_PATH, sorted(first_namedtuple - NAMEDTUPLE_PATH)

@@ -115,6 +115,31 @@ reset_hash_cache(PyObject *tuple)
 
 /* A message from records/_rules.py: call its function name(*arguments) and
  * raise the result as exception type. Only on error paths. */
+/* The module name of records ("records._rules"), borrowed from sys.modules or
+ * imported now: a new reference, or NULL with an error. Imported by the
+ * import system itself, not PyImport_Import, which calls the __import__ of
+ * the running frame's builtins (a generated __new__'s globals have none; a
+ * user's exec may have its own). With no fromlist the import returns the
+ * package: the module is then taken from sys.modules. */
+static PyObject *
+records_module(PyObject *name)
+{
+    PyObject *module = PyImport_GetModule(name);
+    if (module != NULL || PyErr_Occurred()) {
+        return module;
+    }
+    PyObject *package = PyImport_ImportModuleLevelObject(name, NULL, NULL, NULL, 0);
+    if (package == NULL) {
+        return NULL;
+    }
+    Py_DECREF(package);
+    module = PyImport_GetModule(name);
+    if (module == NULL && !PyErr_Occurred()) {
+        PyErr_Format(PyExc_ImportError, "%U is not in sys.modules once imported", name);
+    }
+    return module;
+}
+
 static void
 raise_rule(PyObject *type, const char *name, const char *format, ...)
 {
@@ -122,12 +147,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
     va_start(arguments, format);
     PyObject *values = Py_VaBuildValue(format, arguments);
     va_end(arguments);
-    /* Not PyImport_Import: it reads __import__ from the running frame's
-     * builtins, which a generated __new__'s globals lack. */
-    PyObject *rules = values == NULL ? NULL : PyImport_GetModule(str_rules);
-    if (values != NULL && rules == NULL && !PyErr_Occurred()) {
-        rules = PyImport_ImportModuleLevelObject(str_rules, NULL, NULL, NULL, 0);
-    }
+    PyObject *rules = values == NULL ? NULL : records_module(str_rules);
     PyObject *function = rules == NULL ? NULL : PyObject_GetAttrString(rules, name);
     PyObject *message = function == NULL ? NULL : PyObject_Call(function, values, NULL);
     if (message != NULL) {

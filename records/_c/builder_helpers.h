@@ -45,7 +45,12 @@ typedef struct {
  * once (builds_ready(), before the class is sealed: an import runs Python
  * code); ON_CALL ones, which only calls into Python use, at that call
  * (helper()), so that their modules load only for the classes that need
- * them. */
+ * them. register_dill is read before the first build for its module's sake:
+ * importing records/_pickling.py registers with copyreg how a record's
+ * fields pickle, which must hold before any record class can be pickled. The
+ * rows load in their order: each module after those it imports, so that a
+ * class statement that an import hook runs meanwhile finds none of records'
+ * modules half made. */
 enum { EVERY_BUILD, ON_CALL };
 
 /* The helpers, declared once: the field, its name, where records keeps it
@@ -56,7 +61,6 @@ enum { EVERY_BUILD, ON_CALL };
     X(build_declined, "build_declined", "_builder:build_declined", NULL, ON_CALL)          \
     X(check_field_name, "check_field_name", "_builder:check_field_name", NULL, ON_CALL)    \
     X(field_types, "field_types", "_builder:field_types", NULL, ON_CALL)                   \
-    X(register_dill, "register_dill", "_pickling:register_dill", NULL, ON_CALL)            \
     X(constructor_code, "constructor_code", "_codegen:constructor_code", NULL, EVERY_BUILD) \
     X(codes, "codes", "_codegen:_codes", &PyDict_Type, EVERY_BUILD)                        \
     X(base_globals, "base_globals", "_codegen:BASE_GLOBALS", &PyDict_Type, EVERY_BUILD)    \
@@ -72,7 +76,8 @@ enum { EVERY_BUILD, ON_CALL };
       ON_CALL)                                                                             \
     X(field_type, "field_type", "_fields:Field", &PyType_Type, EVERY_BUILD)                \
     X(missing, "missing", "_fields:MISSING", NULL, EVERY_BUILD)                            \
-    X(factory_marker, "factory", "_fields:FACTORY", NULL, EVERY_BUILD)
+    X(factory_marker, "factory", "_fields:FACTORY", NULL, EVERY_BUILD)                     \
+    X(register_dill, "register_dill", "_pickling:register_dill", NULL, EVERY_BUILD)
 
 typedef struct {
     const char *name;     /* the helper's name, as helper_sources() gives it */
@@ -110,28 +115,11 @@ load_helper(Builder *self, int index)
     char module_name_text[64];
     PyOS_snprintf(module_name_text, sizeof(module_name_text), "records.%.*s",
                   (int)(colon - row->source), row->source);
-    /* Imported as records' own modules are, whatever the frame that runs the
-     * class statement holds as its builtins (PyImport_Import would call its
-     * __import__): found where it is imported already, else imported by the
-     * import system itself. */
     PyObject *module_name = PyUnicode_FromString(module_name_text);
     if (module_name == NULL) {
         return NULL;
     }
-    PyObject *module = PyImport_GetModule(module_name);
-    if (module == NULL && !PyErr_Occurred()) {
-        /* With no fromlist, this returns the package, records: the module
-         * itself is then in sys.modules. */
-        PyObject *package = PyImport_ImportModuleLevelObject(module_name, NULL, NULL, NULL, 0);
-        if (package != NULL) {
-            Py_DECREF(package);
-            module = PyImport_GetModule(module_name);
-            if (module == NULL && !PyErr_Occurred()) {
-                PyErr_Format(PyExc_ImportError, "%U is not in sys.modules once imported",
-                             module_name);
-            }
-        }
-    }
+    PyObject *module = records_module(module_name);
     Py_DECREF(module_name);
     if (module == NULL) {
         return NULL;

@@ -95,15 +95,15 @@ constructor_reduce(PyObject *self, PyObject *unused)
     }
     if (dill != NULL) {
         Py_DECREF(dill);
-        /* Imported with records (by records/_builder.py). */
-        PyObject *pickling = PyImport_GetModule(str_pickling);
+        /* Imported now if no build has needed it yet. */
+        PyObject *pickling = records_module(str_pickling);
         PyObject *done = pickling == NULL ? NULL
                                           : PyObject_CallMethod(pickling, "register_dill", NULL);
         Py_XDECREF(pickling);
-        if (done == NULL && PyErr_Occurred()) {
+        if (done == NULL) {
             return NULL;
         }
-        Py_XDECREF(done);
+        Py_DECREF(done);
     }
     PyObject *function = CONSTRUCTOR_DATA(self)->function;
     return Py_BuildValue("O(O)", (PyObject *)&PyStaticMethod_Type,

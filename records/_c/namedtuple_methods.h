@@ -221,7 +221,7 @@ nt_method_reduce(PyObject *self, PyObject *unused)
         }
         return NULL;
     }
-    PyObject *pickling = PyImport_ImportModule("records._pickling");
+    PyObject *pickling = records_module(str_pickling);
     PyObject *load = pickling == NULL ? NULL : PyObject_GetAttrString(pickling, "namedtuple_method");
     Py_XDECREF(pickling);
     if (load == NULL) {

@@ -199,15 +199,12 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (built <= 0) {
         if (built == 0) {
             /* records._codegen.incomplete(cls): raises if cls declares
-             * fields of its own; imported with records. */
-            PyObject *codegen = PyImport_GetModule(str_codegen);
+             * fields of its own (imported here before any class is built). */
+            PyObject *codegen = records_module(str_codegen);
             PyObject *done = codegen == NULL ? NULL
                                              : PyObject_CallMethod(codegen, "incomplete", "O", cls);
             Py_XDECREF(codegen);
             if (done == NULL) {
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_SystemError, "records._codegen is not imported");
-                }
                 return NULL;
             }
             Py_DECREF(done);
