@@ -17,6 +17,12 @@ from ._record import Record
 
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what __getattr__ below gives, for tools that read the source
+    from ._everywhere import restore_namedtuple, use_for_namedtuple
+    from ._funcs import asdict, fields, replace
+    from ._namedtuple import namedtuple
+
 ACCELERATED: bool = _accelerator.c is not None
 """Whether the optional C accelerator, ``records._accelerator_c``, is in use."""
 
