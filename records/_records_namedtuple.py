@@ -85,9 +85,15 @@ class _Loader:
 
 
 def _stand_in(collections: Any) -> None:
-    original = collections.namedtuple
-    if hasattr(original, ORIGINAL) or original.__module__ != "collections":
-        return  # the stand-in, or records.namedtuple, or another library's: left alone
+    original = getattr(collections, "namedtuple", None)
+    if (
+        original is None
+        or hasattr(original, ORIGINAL)
+        or getattr(original, "__module__", None) != "collections"
+    ):
+        # A project's own collections.py, the stand-in, records.namedtuple or
+        # another library's: left alone.
+        return
 
     def namedtuple(
         typename: str,

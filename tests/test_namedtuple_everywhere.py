@@ -187,6 +187,26 @@ class TestAtStartUp:
         assert said.startswith("RECORDS_NAMEDTUPLE: records did not load: ModuleNotFoundError(")
         assert "P(x=1) __main__ collections" == made
 
+    @pytest.mark.parametrize(
+        "module", ["collections", "reprlib", "keyword", "operator", "copyreg"]
+    )
+    def test_a_project_module_named_like_the_standard_library(self, module, tmp_path):
+        """
+        A project's own module that shadows one the opt-in touches: the
+        interpreter starts, and a project's collections.py imports as it would
+        without the opt-in.
+        """
+        (tmp_path / f"{module}.py").write_text("NAME = 'mine'\n")
+        environment = {**os.environ, "RECORDS_NAMEDTUPLE": "1", "PYTHONPATH": str(tmp_path)}
+        result = subprocess.run(
+            [sys.executable, "-c", f"import {module}; print(1, {module}.NAME)"],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (0, "1 mine\n", "") == (result.returncode, result.stdout, result.stderr)
+
     @pytest.mark.parametrize("flag", ["-E", "-I"])
     def test_ignored_with_the_environment(self, flag):
         """-E and -I, which make Python ignore its PYTHON* variables, leave it off."""
