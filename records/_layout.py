@@ -86,6 +86,7 @@ def seal(cls: type) -> bool:
     """
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
+        _check_changeable(cls, "seal")
         return sealer[0](cls)
     # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
     # "may have a dict", and the caller then forbids setting attributes.
@@ -106,9 +107,31 @@ def write(cls: type, attributes: dict[str, object]) -> None:
     """
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
+        _check_changeable(cls, "write")
         sealer[1](cls, attributes)
     else:
         _set_one_by_one(cls, attributes)
+
+
+#: ``Py_TPFLAGS_IMMUTABLETYPE`` and ``Py_TPFLAGS_HEAPTYPE``.
+_IMMUTABLE_TYPE = 1 << 8
+_HEAP_TYPE = 1 << 9
+
+
+def _check_changeable(cls: object, function: str) -> None:
+    """
+    Refuse what ``seal`` and ``write`` may not change in place: anything
+    but a tuple subclass made by a class statement (a built-in or static type
+    lives in the interpreter's own memory).
+    """
+    if not (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and cls.__flags__ & _HEAP_TYPE
+        and not cls.__flags__ & _IMMUTABLE_TYPE
+    ):
+        msg = f"{function}() needs a tuple subclass made by a class statement, not {cls!r}"
+        raise TypeError(msg)
 
 
 def _set_one_by_one(cls: type, attributes: dict[str, object]) -> None:

@@ -389,3 +389,35 @@ def test_unsealed_records_stay_immutable():
     with pytest.raises(AttributeError):
         child.x = 2
     assert (1, 0) == child
+
+
+@pytest.mark.parametrize("target", ["int", "tuple", "str", "object", "Plain", "type(None)"])
+def test_seal_and_write_refuse_what_is_not_a_record_class(target):
+    """
+    The layout seal's entry points, Python and C, refuse a built-in or static
+    type and any class that is not a tuple subclass, before changing anything.
+    """
+    output = run_child(
+        f"""
+        import records
+        from records import _accelerator, _layout
+        class Plain:
+            pass
+        target = {target}
+        entries = [("seal", lambda: _layout.seal(target)),
+                   ("write", lambda: _layout.write(target, {{"zz": 1}}))]
+        if _accelerator.c is not None:
+            entries += [("c seal", lambda: _accelerator.c.seal(target)),
+                        ("c write", lambda: _accelerator.c.write(target, {{"zz": 1}}))]
+        for name, call in entries:
+            try:
+                call()
+                print(name, "changed it")
+            except TypeError as error:
+                print(name, "refused:", "needs a tuple subclass made by a class statement" in str(error))
+        print("untouched:", not hasattr(target, "zz"))
+        """
+    )
+    lines = output.splitlines()
+    assert lines[-1] == "untouched: True"
+    assert all(line.endswith("refused: True") for line in lines[:-1]), output

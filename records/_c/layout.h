@@ -80,11 +80,28 @@ seal_type(PyTypeObject *cls)
     return 1;
 }
 
+/* 1 if cls is a class records may change: a tuple subclass made by a class
+ * statement (a heap type, not immutable), not tuple itself; else 0 with a
+ * TypeError naming the function. */
+static int
+is_changeable_record_class(PyObject *cls, const char *function)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
+        || !PyType_HasFeature((PyTypeObject *)cls, Py_TPFLAGS_HEAPTYPE)
+        || PyType_HasFeature((PyTypeObject *)cls, Py_TPFLAGS_IMMUTABLETYPE)
+        || ((PyTypeObject *)cls)->tp_dict == NULL) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() needs a tuple subclass made by a class statement, not %R", function,
+                     cls);
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *
 records_seal(PyObject *module, PyObject *cls)
 {
-    if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "seal() needs a class");
+    if (!is_changeable_record_class(cls, "seal")) {
         return NULL;
     }
     int sealed = seal_type((PyTypeObject *)cls);
@@ -95,7 +112,8 @@ static PyObject *
 records_write(PyObject *module, PyObject *args)
 {
     PyObject *cls, *attributes;
-    if (!PyArg_ParseTuple(args, "O!O!:write", &PyType_Type, &cls, &PyDict_Type, &attributes)) {
+    if (!PyArg_ParseTuple(args, "O!O!:write", &PyType_Type, &cls, &PyDict_Type, &attributes)
+        || !is_changeable_record_class(cls, "write")) {
         return NULL;
     }
     /* Straight into the class dict, as _layout.write does: no name here is
