@@ -3,10 +3,11 @@ The optional C accelerator, ``records._accelerator_c``: whether it is
 loaded, and why not where it is not.
 
 It is loaded when it was compiled for this interpreter (CPython with the
-GIL, 3.10 to 3.15), this is the main interpreter, and ``RECORDS_PURE_PYTHON``
-does not turn the pure path on (``1``, ``true``, ``yes`` or ``on``:
-``is_on``). Otherwise ``c`` is ``None`` and every record takes the
-pure-Python path, which behaves the same; ``STATUS`` says which
+GIL, 3.10 to 3.15; a free-threaded build never loads it, which would turn
+the GIL back on for the whole process), this is the main interpreter, and
+``RECORDS_PURE_PYTHON`` does not turn the pure path on (``1``, ``true``,
+``yes`` or ``on``: ``is_on``). Otherwise ``c`` is ``None`` and every record
+takes the pure-Python path, which behaves the same; ``STATUS`` says which
 path, and why (``records.ACCELERATOR``).
 
 This module imports nothing of records, so that every other module can ask
@@ -18,6 +19,7 @@ the C class builder in ``builder``, where ``_namedtuple`` finds it.
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,10 +44,23 @@ def is_on(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ON
 
 
+def _free_threaded() -> bool:
+    """
+    Whether this is a free-threaded CPython (PEP 703), where the C module,
+    not yet made safe without the GIL, would turn the GIL back on for the
+    whole process as it loads.
+    """
+    gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+
+    return "t" in getattr(sys, "abiflags", "") or (gil_enabled is not None and not gil_enabled())
+
+
 _asked = os.environ.get("RECORDS_PURE_PYTHON")
 if is_on(_asked):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"
+elif _free_threaded():
+    c = None
+    STATUS = "pure Python (the C accelerator needs the GIL, which this free-threaded build lacks)"
 else:
     try:
         # Imported by its full name: a missing build then says "No module

@@ -341,3 +341,30 @@ class TestCTwins:
         env = {**os.environ, "RECORDS_PURE_PYTHON": "1"}
         output = subprocess.check_output([sys.executable, "-c", code], text=True, env=env)
         assert "{} function function function" == output.strip()
+
+
+@pytest.mark.parametrize(
+    "pretend",
+    ["sys.abiflags = sys.abiflags + 't'", "sys._is_gil_enabled = lambda: False"],
+)
+def test_free_threaded_build_never_loads_the_c_module(pretend):
+    """
+    On a free-threaded build (its ABI flag, or the GIL off), records takes the
+    pure path and leaves the C module unloaded, which would turn the GIL back
+    on for the whole process; records.ACCELERATOR says why.
+    """
+    code = (
+        f"import sys; {pretend}\n"
+        "import records\n"
+        "print(records.ACCELERATED, 'records._accelerator_c' in sys.modules)\n"
+        "print(records.ACCELERATOR)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "RECORDS_PURE_PYTHON"}
+    loaded, status = subprocess.check_output(
+        [sys.executable, "-c", code], text=True, env=env
+    ).splitlines()
+    assert "False False" == loaded
+    assert (
+        "pure Python (the C accelerator needs the GIL, which this free-threaded build lacks)"
+        == status
+    )
