@@ -9,7 +9,7 @@ records: immutable, typed record types that are real tuples.
 Point(x=1, y=0)
 """
 
-import sys
+import sys as _sys
 
 from . import _accelerator
 from ._fields import MISSING, Field, field
@@ -54,11 +54,12 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LATER})
+    """List the package's names, those imported on first use included."""
+    return sorted({*globals(), *_LATER} - {"TYPE_CHECKING"})
 
 
 # The RECORDS_NAMEDTUPLE stand-in is in place: records.namedtuple takes over now.
-if "_records_namedtuple" in sys.modules:
+if "_records_namedtuple" in _sys.modules:
     from ._everywhere import finish_opt_in
 
     finish_opt_in()

@@ -49,9 +49,8 @@ from __future__ import annotations
 import copyreg
 import sys
 
-from . import _codegen
+from . import _accessors, _codegen
 from ._accelerator import c as accelerator
-from ._accessors import accessor
 
 #: Whether records makes fields member descriptors (see ``_builder``).
 MEMBERS_ARE_FASTER = sys.version_info >= (3, 11)
@@ -92,7 +91,7 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
             return accelerator.member(cls, name, index, doc if type(doc) is str else "")
         except (TypeError, ValueError):  # no room for the item: the bounds-checked accessor
             pass
-    return accessor(index, doc)
+    return _accessors.accessor(index, doc)
 
 
 #: What ``copyreg`` had for each type ``install`` registered, if anything.
@@ -107,6 +106,17 @@ def _as_before(descriptor: Any) -> Any:
     return descriptor.__reduce__()
 
 
+def _importable() -> None:
+    """
+    Put records' modules whose functions pickles name back in ``sys.modules``
+    if code that restores ``sys.modules`` (``mock.patch.dict``, a test
+    runner's sandbox) took them out after loading them: pickle finds those
+    functions by name, and a fresh import would give other objects.
+    """
+    for module in (_this_module, _codegen, _accessors):
+        sys.modules.setdefault(module.__name__, module)
+
+
 def reduce_member(descriptor: Any) -> Any:
     """
     Reduce *descriptor*, a member descriptor, for ``pickle`` and ``copy``: as
@@ -116,6 +126,7 @@ def reduce_member(descriptor: Any) -> Any:
     if found is None:
         return _as_before(descriptor)
     cls, index = found
+    _importable()
     return field_accessor, (cls, descriptor.__name__, index, descriptor.__doc__)
 
 
@@ -194,6 +205,7 @@ def register_dill() -> bool:
     locate_function = getattr(dill, "_locate_function", None)
 
     def save_generated_new(pickler: Any, function: Any) -> None:
+        _importable()
         if (
             save_function is None
             or not _codegen.is_generated_new(function)
@@ -210,6 +222,7 @@ def register_dill() -> bool:
         )
 
     def save_member_descriptor(pickler: Any, descriptor: Any) -> None:
+        _importable()
         found = accelerator.field(descriptor) if accelerator is not None else None
         in_progress = getattr(pickler, "_postproc", None)
         if found is None or original is None or in_progress is None:
@@ -221,7 +234,9 @@ def register_dill() -> bool:
             return original(pickler, descriptor)  # type: ignore[no-any-return]
         # The class is being pickled from its dict: it does not exist yet
         # when this loads, and _builder makes a member descriptor of this.
-        return pickler.save_reduce(accessor, (index, descriptor.__doc__), obj=descriptor)  # type: ignore[no-any-return]
+        return pickler.save_reduce(
+            _accessors.accessor, (index, descriptor.__doc__), obj=descriptor
+        )  # type: ignore[no-any-return]
 
     def save_namedtuple_method(pickler: Any, descriptor: Any) -> None:
         cls = descriptor.__objclass__
@@ -245,6 +260,9 @@ def register_dill() -> bool:
     _dill_registered = True
     return True
 
+
+#: This module, as loaded: what ``_importable`` puts back.
+_this_module = sys.modules[__name__]
 
 # Where fields are member descriptors, they pickle as above from the start.
 install()

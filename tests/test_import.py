@@ -103,3 +103,32 @@ def test_first_class_pickles_by_value():
         check=True,
     )
     assert b"P(x=1, y=2) P(x=5, y=2) 2\n" == loaded.stdout
+
+
+def test_first_class_inside_a_sys_modules_snapshot_pickles():
+    """
+    The first record class of a process made where sys.modules is restored
+    afterwards (mock.patch.dict, as tests of optional dependencies do): the
+    modules it loaded are gone from sys.modules, and its fields still pickle
+    by name, with pickle and, where it is installed, dill.
+    """
+    output = _fresh(
+        "import pickle, sys\n"
+        "from unittest import mock\n"
+        "from records import Record\n"
+        "with mock.patch.dict(sys.modules):\n"
+        "    class P(Record):\n        x: int\n        y: int = 2\n"
+        "P.__module__ = '__main__'; sys.modules['__main__'].P = P\n"
+        "accessor = pickle.loads(pickle.dumps(P.x))\n"
+        "print(accessor.__get__(P(7), P) == 7, pickle.loads(pickle.dumps(P(1))))\n"
+        "try:\n    import dill\nexcept ImportError:\n    print(True)\n"
+        "else:\n    print(dill.loads(dill.dumps(P))(3).y == 2)\n"
+    )
+    assert "True P(x=1, y=2)\nTrue\n" == output
+
+
+def test_dir_lists_the_public_names_and_no_helper_of_the_import():
+    """dir(records) has every name of __all__, the lazy ones too, and not the import's own helpers."""
+    names = dir(records)
+    assert set(records.__all__) <= set(names)
+    assert {"sys", "TYPE_CHECKING"}.isdisjoint(names)
