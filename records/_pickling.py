@@ -234,9 +234,9 @@ def register_dill() -> bool:
             return original(pickler, descriptor)  # type: ignore[no-any-return]
         # The class is being pickled from its dict: it does not exist yet
         # when this loads, and _builder makes a member descriptor of this.
-        return pickler.save_reduce(
+        return pickler.save_reduce(  # type: ignore[no-any-return]
             _accessors.accessor, (index, descriptor.__doc__), obj=descriptor
-        )  # type: ignore[no-any-return]
+        )
 
     def save_namedtuple_method(pickler: Any, descriptor: Any) -> None:
         cls = descriptor.__objclass__
