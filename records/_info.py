@@ -20,7 +20,7 @@ records works the same without the accelerator, but creates classes, reads
 fields and runs _replace 2 to 4 times slower. It is compiled when records is installed on
 CPython 3.10 to 3.15 (with the GIL) where a C compiler and the Python headers
 are present (Debian and Ubuntu: apt-get install gcc python3-dev). To build it:
-    python -m pip install --force-reinstall --no-cache-dir \
+    python -m pip install --force-reinstall --no-cache-dir \\
         --no-binary records-tuple records-tuple"""
 
 
