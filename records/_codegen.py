@@ -223,15 +223,24 @@ def closure_of(
 
 def module_globals(module: object) -> dict[str, Any]:
     """
-    Return the namespace of the module named *module* where it is imported, else
-    ``BASE_GLOBALS``: the globals of a record's ``__new__``, against which
-    ``inspect`` and ``typing`` evaluate the string annotations it carries.
+    Return the globals of a record's ``__new__``, against which ``inspect``
+    and ``typing`` evaluate the string annotations it carries: the namespace
+    of the module named *module* where it is imported; for a class no
+    imported module holds (*module* ``"builtins"``, as for a class statement
+    exec'd in a plain dict, or a module not imported), the globals the class
+    statement runs in (the nearest frame outside records); else
+    ``BASE_GLOBALS``.
     """
-    found = sys.modules.get(module) if type(module) is str else None
+    found = sys.modules.get(module) if type(module) is str and module != "builtins" else None
     # The module's own dict, as C's PyModule_GetDict gives it, whatever a
     # subclass of the module type says its __dict__ is.
     namespace = _module_dict(found) if isinstance(found, type(sys)) else None
-    return namespace if isinstance(namespace, dict) else BASE_GLOBALS
+    if isinstance(namespace, dict):
+        return namespace
+    frame: Any = sys._getframe(1)
+    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("records."):
+        frame = frame.f_back
+    return frame.f_globals if frame is not None else BASE_GLOBALS
 
 
 _module_dict: Any = vars(type(sys))["__dict__"].__get__

@@ -99,13 +99,15 @@ def test_in_main(tmp_path):
 
 
 def test_defined_where_no_module_is(module):
-    """A class placed in a module that is not imported keeps a signature, unevaluated."""
+    """
+    A class placed in a module that is not imported keeps its annotations as
+    written, and evaluates them where Record.define was called.
+    """
     from records import Record
 
     cls = Record.define("Elsewhere", {"x": "int"}, module="not_imported_anywhere")
     assert {"x": "int"} == annotations_of(cls)
-    with pytest.raises(NameError):
-        inspect.signature(cls, eval_str=True)
+    assert int is inspect.signature(cls, eval_str=True).parameters["x"].annotation
 
 
 FORWARD = """
@@ -156,3 +158,29 @@ def test_forward_reference_looked_at_too_early():
     assert "NameError: name 'Later' is not defined" == ours_before[0]
     assert [a.replace("Theirs", "Ours") for a in theirs_after] == ours_after
     assert "__main__.Later" in ours_after[0]
+
+
+@pytest.mark.parametrize("future", ["from __future__ import annotations\n", ""])
+def test_signature_of_a_class_outside_any_module(future):
+    """
+    A class statement exec'd in a plain dict (its __module__ is 'builtins'):
+    inspect.signature(..., eval_str=True) resolves the annotations in the
+    namespace the class statement ran in, where typing.NamedTuple's gives
+    ForwardRefs; neither raises NameError.
+    """
+    source = (
+        future + "from typing import NamedTuple\n"
+        "from records import Record\n"
+        "class Local:\n    pass\n"
+        "class P(Record):\n    a: Local\n    b: int = 0\n"
+        "class N(NamedTuple):\n    a: Local\n    b: int = 0\n"
+    )
+    namespace = {}
+    exec(compile(source, "<exec'd>", "exec"), namespace)  # the test's own source, above
+    record, named = namespace["P"], namespace["N"]
+    assert "builtins" == record.__module__ == named.__module__
+    inspect.signature(named, eval_str=True)  # for reference: it does not raise
+    parameters = inspect.signature(record, eval_str=True).parameters
+    assert namespace["Local"] is parameters["a"].annotation
+    assert int is parameters["b"].annotation
+    assert 0 == parameters["b"].default

@@ -73,6 +73,7 @@ static PyObject *str_default_factory; /* "default_factory" */
 static PyObject *str_doc;             /* "doc" */
 static PyObject *str_classvar;        /* "ClassVar" */
 static PyObject *str_typing;          /* "typing" */
+static PyObject *str_records_prefix;  /* "records." */
 static PyObject *str_origin;          /* "__origin__" */
 static PyObject *str_dot_new;         /* ".__new__" */
 static PyObject *str_init_subclass;   /* "__init_subclass__" */
@@ -242,6 +243,7 @@ module_exec(PyObject *module)
         {&str_doc, "doc"},
         {&str_classvar, "ClassVar"},
         {&str_typing, "typing"},
+        {&str_records_prefix, "records."},
         {&str_origin, "__origin__"},
         {&str_dot_new, ".__new__"},
         {&str_init_subclass, "__init_subclass__"},

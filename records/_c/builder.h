@@ -584,13 +584,16 @@ no_free_variables(PyObject *code)
     return none ? 0 : -1;
 }
 
-/* The globals of a record's __new__: the namespace of its module where it
- * is imported, as for a function written there, else BASE_GLOBALS, as
- * _codegen.module_globals gives them. */
+/* The globals of a record's __new__, as _codegen.module_globals gives them:
+ * the namespace of its module where it is imported, as for a function
+ * written there; for a class no imported module holds (its __module__ is
+ * "builtins", as for a class statement exec'd in a plain dict, or names no
+ * imported module), the globals the class statement runs in: those of the
+ * nearest frame outside records; else BASE_GLOBALS. */
 static PyObject *
 module_globals(Builder *self, PyObject *module)
 {
-    if (PyUnicode_CheckExact(module)) {
+    if (PyUnicode_CheckExact(module) && PyUnicode_CompareWithASCIIString(module, "builtins") != 0) {
         PyObject *found = PyDict_GetItemWithError(PyImport_GetModuleDict(), module);
         if (found != NULL && PyModule_Check(found)) {
             PyObject *namespace = PyModule_GetDict(found);
@@ -601,6 +604,33 @@ module_globals(Builder *self, PyObject *module)
         if (PyErr_Occurred()) {
             return NULL;
         }
+    }
+    /* The nearest frame outside records: the class statement's, or the
+     * caller of Record.define. */
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
+    Py_XINCREF(frame);
+    while (frame != NULL) {
+#if PY_VERSION_HEX >= 0x030B0000
+        PyObject *globals = PyFrame_GetGlobals(frame);
+#else
+        PyObject *globals = Py_XNewRef(frame->f_globals);
+#endif
+        PyObject *name = globals == NULL || !PyDict_Check(globals)
+                             ? NULL
+                             : PyDict_GetItemWithError(globals, str_name); /* identity only */
+        int ours = name != NULL && PyUnicode_Check(name)
+                   && PyUnicode_Tailmatch(name, str_records_prefix, 0, PY_SSIZE_T_MAX, -1) == 1;
+        if (PyErr_Occurred()) {
+            Py_XDECREF(globals);
+            Py_DECREF(frame);
+            return NULL;
+        }
+        if (!ours && globals != NULL && PyDict_Check(globals)) {
+            Py_DECREF(frame);
+            return globals;
+        }
+        Py_XDECREF(globals);
+        Py_SETREF(frame, PyFrame_GetBack(frame));
     }
     return Py_NewRef(self->base_globals);
 }
