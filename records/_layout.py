@@ -84,9 +84,9 @@ def seal(cls: type) -> bool:
     now), ``False`` when the layout could not be changed safely here. The
     caller must know that no instance of *cls* exists yet (see above).
     """
+    _check_changeable(cls, "seal")
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
-        _check_changeable(cls, "seal")
         return sealer[0](cls)
     # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
     # "may have a dict", and the caller then forbids setting attributes.
@@ -105,9 +105,9 @@ def write(cls: type, attributes: dict[str, object]) -> None:
     ``__new__`` on a class that inherits a ``__new__`` written in Python (its
     ``tp_new`` already looks ``__new__`` up at each call).
     """
+    _check_changeable(cls, "write")
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
-        _check_changeable(cls, "write")
         sealer[1](cls, attributes)
     else:
         _set_one_by_one(cls, attributes)
@@ -127,8 +127,9 @@ def _check_changeable(cls: object, function: str) -> None:
     if not (
         isinstance(cls, type)
         and issubclass(cls, tuple)
-        and cls.__flags__ & _HEAP_TYPE
-        and not cls.__flags__ & _IMMUTABLE_TYPE
+        and cls is not tuple
+        # CPython's flags; other interpreters have no static types to protect.
+        and (not CPYTHON or (cls.__flags__ & _HEAP_TYPE and not cls.__flags__ & _IMMUTABLE_TYPE))
     ):
         msg = f"{function}() needs a tuple subclass made by a class statement, not {cls!r}"
         raise TypeError(msg)

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+from support.platform_marks import cpython_only
+
 import records
 
 EXPENSIVE = {
@@ -105,6 +107,7 @@ def test_first_class_pickles_by_value():
     assert b"P(x=1, y=2) P(x=5, y=2) 2\n" == loaded.stdout
 
 
+@cpython_only  # PyPy's fields are properties, which pickle does not take at all
 def test_first_class_inside_a_sys_modules_snapshot_pickles():
     """
     The first record class of a process made where sys.modules is restored

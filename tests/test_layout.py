@@ -219,7 +219,7 @@ class TestFallback:
                     raise AttributeError(name)
                 return super().__getattribute__(name)
 
-        target = HidesDictOffset("Target", (), {})
+        target = HidesDictOffset("Target", (tuple,), {})
         assert _layout.seal(target) is False
         _layout.write(target, {"value": 1})
         assert 1 == target.value
