@@ -228,7 +228,8 @@ def module_globals(module: object) -> dict[str, Any]:
     of the module named *module* where it is imported; for a class no
     imported module holds (*module* ``"builtins"``, as for a class statement
     exec'd in a plain dict, or a module not imported), the globals the class
-    statement runs in (the nearest frame outside records); else
+    statement runs in: those of the nearest frame whose globals name
+    *module*, else of the nearest frame outside records; else
     ``BASE_GLOBALS``.
     """
     found = sys.modules.get(module) if type(module) is str and module != "builtins" else None
@@ -237,10 +238,19 @@ def module_globals(module: object) -> dict[str, Any]:
     namespace = _module_dict(found) if isinstance(found, type(sys)) else None
     if isinstance(namespace, dict):
         return namespace
+    # The class statement's frame is the one whose globals name the module the
+    # class says it is in ("builtins" where they name none); failing that
+    # (Record.define given a module), the nearest frame outside records.
+    nearest = None
     frame: Any = sys._getframe(1)
-    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("records."):
+    while frame is not None:
+        name = dict.get(frame.f_globals, "__name__", "builtins")
+        if type(name) is str and type(module) is str and name == module:
+            return frame.f_globals  # type: ignore[no-any-return]
+        if nearest is None and not (type(name) is str and name.startswith("records.")):
+            nearest = frame.f_globals
         frame = frame.f_back
-    return frame.f_globals if frame is not None else BASE_GLOBALS
+    return nearest if nearest is not None else BASE_GLOBALS
 
 
 _module_dict: Any = vars(type(sys))["__dict__"].__get__

@@ -94,8 +94,11 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
     return _accessors.accessor(index, doc)
 
 
-#: What ``copyreg`` had for each type ``install`` registered, if anything.
-_previous_reducers: dict[type, Callable[[Any], Any] | None] = {}
+#: What ``copyreg`` had for each type ``install`` registered, if anything;
+#: kept across ``importlib.reload`` of this module, which runs it again.
+_previous_reducers: dict[type, Callable[[Any], Any] | None] = globals().get(
+    "_previous_reducers", {}
+)
 
 
 def _as_before(descriptor: Any) -> Any:
@@ -155,7 +158,10 @@ _method_types: tuple[type, ...] = (
 def _register(kind: type, reducer: Callable[[Any], Any]) -> None:
     current = copyreg.dispatch_table.get(kind)
     if current is not reducer:
-        _previous_reducers[kind] = current
+        # The reducer of an earlier load of this module (importlib.reload)
+        # is not the one to fall back on: what it fell back on is.
+        if getattr(current, "__module__", None) != __name__:
+            _previous_reducers[kind] = current
         copyreg.pickle(kind, reducer)
 
 

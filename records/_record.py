@@ -39,7 +39,6 @@ Python definitions here stay the reference, kept in ``python_methods``.
 
 from __future__ import annotations
 
-import sys
 from _thread import get_ident
 
 from . import _accelerator
@@ -186,9 +185,12 @@ class Record(tuple):  # type: ignore[type-arg]
         subscription, which checks the type parameters; any other by
         ``tuple``'s, an alias whose call makes the record.
         """
-        typing = sys.modules.get("typing")  # a generic record implies it is imported
-        if typing is not None and issubclass(cls, typing.Generic):
-            subscribe = typing.Generic.__dict__["__class_getitem__"]
+        # The Generic the class inherits (not typing's current one, which a
+        # reload of typing replaces).
+        for base in cls.__mro__:
+            if base.__name__ == "Generic" and base.__module__ == "typing":
+                subscribe = base.__dict__["__class_getitem__"]
+                break
         else:
             subscribe = tuple.__dict__["__class_getitem__"]
         return subscribe.__get__(None, cls)(item)

@@ -1,5 +1,7 @@
 """Generic records at runtime."""
 
+import subprocess
+import sys
 from typing import Generic, NamedTuple, TypeVar, get_args, get_origin
 
 import pytest
@@ -99,3 +101,23 @@ def test_concrete_generic_subclass_refuses_as_typing_does():
     assert (1, 2) == IntPair(1, 2)
     with pytest.raises(TypeError, match="is not a generic class"):
         IntPair[int]
+
+
+def test_generic_subscription_survives_a_reload_of_typing():
+    """
+    A generic record subscribes through the Generic it inherits: a reload of
+    typing, or typing gone from sys.modules, leaves its parameters checked.
+    """
+    code = (
+        "import importlib, sys, typing\n"
+        "from typing import Generic, TypeVar\n"
+        "from records import Record\n"
+        "T = TypeVar('T')\n"
+        "class Box(Record, Generic[T]):\n    item: T\n"
+        "importlib.reload(typing)\n"
+        "try:\n    Box[int, str]\nexcept TypeError:\n    print('checked')\n"
+        "saved = sys.modules.pop('typing')\n"
+        "print(type(Box[int]).__module__, Box[int](1))\n"
+    )
+    output = subprocess.check_output([sys.executable, "-c", code], text=True)
+    assert "checked\ntyping Box(item=1)\n" == output

@@ -2,6 +2,8 @@
 
 import copy
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -76,3 +78,21 @@ def test_deepcopy_copies_contents():
 def test_sentinels_pickle():
     """MISSING survives pickling as the same object."""
     assert records.MISSING is pickle.loads(pickle.dumps(records.MISSING))
+
+
+def test_reloaded_pickling_module_falls_back_as_before():
+    """
+    After importlib.reload(records._pickling), other member descriptors copy
+    and pickle as they did (the reload's reducer does not fall back on the
+    first load's, which would recurse), and record fields as records' do.
+    """
+    code = (
+        "import copy, importlib, pickle\n"
+        "import records, records._pickling\n"
+        "class Slotted:\n    __slots__ = ('a',)\n"
+        "class P(records.Record):\n    x: int\n"
+        "importlib.reload(records._pickling)\n"
+        "print(copy.copy(Slotted.a) is Slotted.a, pickle.loads(pickle.dumps(P(3))) == (3,))\n"
+    )
+    output = subprocess.check_output([sys.executable, "-c", code], text=True)
+    assert "True True\n" == output

@@ -5,6 +5,7 @@ quoted) resolve against the defining module's namespace, as they do for a
 function written in that module.
 """
 
+import abc
 import importlib
 import inspect
 import subprocess
@@ -13,6 +14,8 @@ import textwrap
 import typing
 
 import pytest
+
+from records import Record
 
 # inspect.signature's eval_str and X | Y annotations are 3.10+ (PyPy runs 3.9).
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 10), reason="needs Python 3.10+")
@@ -184,3 +187,34 @@ def test_signature_of_a_class_outside_any_module(future):
     assert namespace["Local"] is parameters["a"].annotation
     assert int is parameters["b"].annotation
     assert 0 == parameters["b"].default
+
+
+def test_signature_outside_any_module_with_a_metaclass():
+    """
+    The same with a metaclass written in Python, whose __new__ runs between
+    the class statement and records: the annotations still resolve where the
+    class statement ran, never in the metaclass's module.
+    """
+    namespace = {"Record": Record, "ABCMeta": abc.ABCMeta}
+    source = (
+        "class Foo:\n    pass\n"
+        "class P(Record, metaclass=ABCMeta):\n    x: 'Foo'\n    y: 'ABC' = None\n"
+    )
+    exec(compile(source, "<exec'd>", "exec"), namespace)  # the test's own source, above
+    with pytest.raises(NameError, match="ABC"):  # abc.ABC is not in this namespace
+        inspect.signature(namespace["P"], eval_str=True)
+    del namespace["P"].__new__.__annotations__["y"]
+    parameters = inspect.signature(namespace["P"], eval_str=True).parameters
+    assert namespace["Foo"] is parameters["x"].annotation
+
+
+def test_signature_where_a_frame_names_its_module_oddly():
+    """A frame whose __name__ is no str, with a __str__ that raises, is passed over on both paths."""
+
+    class Odd:
+        def __str__(self):
+            raise AssertionError("records converted a frame's __name__")
+
+    namespace = {"Record": Record, "__name__": Odd()}
+    exec(compile("class P(Record):\n    x: 'int'\n", "<exec'd>", "exec"), namespace)
+    assert int is inspect.signature(namespace["P"], eval_str=True).parameters["x"].annotation

@@ -589,7 +589,8 @@ no_free_variables(PyObject *code)
  * written there; for a class no imported module holds (its __module__ is
  * "builtins", as for a class statement exec'd in a plain dict, or names no
  * imported module), the globals the class statement runs in: those of the
- * nearest frame outside records; else BASE_GLOBALS. */
+ * nearest frame whose globals name module, else of the nearest frame outside
+ * records; else BASE_GLOBALS. */
 static PyObject *
 module_globals(Builder *self, PyObject *module)
 {
@@ -605,8 +606,10 @@ module_globals(Builder *self, PyObject *module)
             return NULL;
         }
     }
-    /* The nearest frame outside records: the class statement's, or the
-     * caller of Record.define. */
+    /* The class statement's frame is the one whose globals name module
+     * ("builtins" where they name none); failing that (Record.define given a
+     * module), the nearest frame outside records. */
+    PyObject *nearest = NULL;
     PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
     Py_XINCREF(frame);
     while (frame != NULL) {
@@ -615,22 +618,34 @@ module_globals(Builder *self, PyObject *module)
 #else
         PyObject *globals = Py_XNewRef(frame->f_globals);
 #endif
-        PyObject *name = globals == NULL || !PyDict_Check(globals)
-                             ? NULL
-                             : PyDict_GetItemWithError(globals, str_name); /* identity only */
-        int ours = name != NULL && PyUnicode_Check(name)
-                   && PyUnicode_Tailmatch(name, str_records_prefix, 0, PY_SSIZE_T_MAX, -1) == 1;
-        if (PyErr_Occurred()) {
-            Py_XDECREF(globals);
-            Py_DECREF(frame);
-            return NULL;
-        }
-        if (!ours && globals != NULL && PyDict_Check(globals)) {
-            Py_DECREF(frame);
-            return globals;
+        if (globals != NULL && PyDict_Check(globals)) {
+            PyObject *name = PyDict_GetItemWithError(globals, str_name); /* identity only */
+            if (name == NULL && PyErr_Occurred()) {
+                Py_DECREF(globals);
+                Py_DECREF(frame);
+                Py_XDECREF(nearest);
+                return NULL;
+            }
+            int named = PyUnicode_CheckExact(module)
+                        && (name == NULL
+                                ? PyUnicode_CompareWithASCIIString(module, "builtins") == 0
+                                : PyUnicode_CheckExact(name) && PyUnicode_Compare(name, module) == 0);
+            if (named) {
+                Py_DECREF(frame);
+                Py_XDECREF(nearest);
+                return globals;
+            }
+            int ours = name != NULL && PyUnicode_CheckExact(name)
+                       && PyUnicode_Tailmatch(name, str_records_prefix, 0, PY_SSIZE_T_MAX, -1) == 1;
+            if (nearest == NULL && !ours) {
+                nearest = Py_NewRef(globals);
+            }
         }
         Py_XDECREF(globals);
         Py_SETREF(frame, PyFrame_GetBack(frame));
+    }
+    if (nearest != NULL) {
+        return nearest;
     }
     return Py_NewRef(self->base_globals);
 }
