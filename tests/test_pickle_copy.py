@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from support.platform_marks import cpython_only
 
 import records
 from records import Record, field
@@ -80,6 +81,7 @@ def test_sentinels_pickle():
     assert records.MISSING is pickle.loads(pickle.dumps(records.MISSING))
 
 
+@cpython_only  # PyPy cannot copy a __slots__ descriptor at all
 def test_reloaded_pickling_module_falls_back_as_before():
     """
     After importlib.reload(records._pickling), other member descriptors copy
