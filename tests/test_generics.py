@@ -1,10 +1,9 @@
 """Generic records at runtime."""
 
-import subprocess
-import sys
 from typing import Generic, NamedTuple, TypeVar, get_args, get_origin
 
 import pytest
+from support.child import run_child
 
 from records import Record
 
@@ -119,5 +118,5 @@ def test_generic_subscription_survives_a_reload_of_typing():
         "saved = sys.modules.pop('typing')\n"
         "print(type(Box[int]).__module__, Box[int](1))\n"
     )
-    output = subprocess.check_output([sys.executable, "-c", code], text=True)
+    output = run_child(code)
     assert "checked\ntyping Box(item=1)\n" == output

@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+from support.child import run_child
 from support.platform_marks import cpython_only
 
 import records
@@ -47,17 +48,12 @@ def test_first_record_loads_only_the_c_half_of_ctypes():
     assert ["False", str(pure_cpython), "False"] == output
 
 
-def _fresh(code):
-    """Run *code* in a fresh interpreter, where records has loaded nothing yet; return its output."""
-    return subprocess.check_output([sys.executable, "-c", code], text=True)
-
-
 def test_errors_worded_before_any_module_that_words_them_is_loaded():
     """
     The messages of C methods come from records._rules, which a class
     statement does not load: the first error of a process imports it.
     """
-    output = _fresh(
+    output = run_child(
         "import sys, records\n"
         "class P(records.Record):\n    x: int\n"
         "loaded = 'records._rules' in sys.modules\n"
@@ -71,7 +67,7 @@ def test_errors_worded_before_any_module_that_words_them_is_loaded():
 
 def test_record_make_refused_before_any_class_is_built():
     """Record._make([]) in a process that built no record yet: refused, as Record() is."""
-    output = _fresh(
+    output = run_child(
         "import records\n"
         "try:\n    records.Record._make([])\nexcept TypeError as error:\n    print(error)\n"
     )
@@ -115,7 +111,7 @@ def test_first_class_inside_a_sys_modules_snapshot_pickles():
     modules it loaded are gone from sys.modules, and its fields still pickle
     by name, with pickle and, where it is installed and works, dill.
     """
-    output = _fresh(
+    output = run_child(
         "import pickle, sys\n"
         "from unittest import mock\n"
         "from records import Record\n"

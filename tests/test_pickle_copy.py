@@ -2,10 +2,9 @@
 
 import copy
 import pickle
-import subprocess
-import sys
 
 import pytest
+from support.child import run_child
 from support.platform_marks import cpython_only
 
 import records
@@ -96,5 +95,5 @@ def test_reloaded_pickling_module_falls_back_as_before():
         "importlib.reload(records._pickling)\n"
         "print(copy.copy(Slotted.a) is Slotted.a, pickle.loads(pickle.dumps(P(3))) == (3,))\n"
     )
-    output = subprocess.check_output([sys.executable, "-c", code], text=True)
+    output = run_child(code)
     assert "True True\n" == output
