@@ -44,11 +44,12 @@ def is_on(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ON
 
 
-def _free_threaded() -> bool:
+def free_threaded() -> bool:
     """
-    Whether this is a free-threaded CPython (PEP 703), where the C module,
-    not yet made safe without the GIL, would turn the GIL back on for the
-    whole process as it loads.
+    Whether this is a free-threaded CPython (PEP 703): its ABI flag, or the
+    GIL off. There the C module, not yet made safe without the GIL, would
+    turn the GIL back on for the whole process as it loads, and the layout
+    seal does not know the object header (``_layout``).
     """
     gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+
     return "t" in getattr(sys, "abiflags", "") or (gil_enabled is not None and not gil_enabled())
@@ -58,7 +59,7 @@ _asked = os.environ.get("RECORDS_PURE_PYTHON")
 if is_on(_asked):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"
-elif _free_threaded():
+elif free_threaded():
     c = None
     STATUS = "pure Python (the C accelerator needs the GIL, which this free-threaded build lacks)"
 else:

@@ -45,6 +45,7 @@ import sys
 from _thread import allocate_lock
 
 from ._accelerator import c as accelerator
+from ._accelerator import free_threaded
 from ._compat import CPYTHON
 
 TYPE_CHECKING = False
@@ -157,7 +158,7 @@ def _resolve() -> _Sealer | None:
 
 def _build_sealer() -> _Sealer | None:
     strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
-    if not CPYTHON or strategy is None or "t" in getattr(sys, "abiflags", ""):
+    if not CPYTHON or strategy is None or free_threaded():
         return None
     if accelerator is not None:
         return accelerator.seal, accelerator.write  # the same checks, in C

@@ -30,9 +30,9 @@ def label() -> str:
     version = name + ".".join(map(str, sys.version_info[:3]))
     if hasattr(sys, "gettotalrefcount"):
         version += " debug"
-    pure = implementation != "cpython" or os.environ.get(
-        "RECORDS_PURE_PYTHON", ""
-    ).strip().lower() in ("1", "true", "yes", "on")
+    from records._accelerator import is_on  # here: the install step runs without records
+
+    pure = implementation != "cpython" or is_on(os.environ.get("RECORDS_PURE_PYTHON"))
     path = "pure" if pure else "C"
     return f"{version}, {path}"
 
