@@ -211,7 +211,6 @@ def register_dill() -> bool:
     locate_function = getattr(dill, "_locate_function", None)
 
     def save_generated_new(pickler: Any, function: Any) -> None:
-        _importable()
         if (
             save_function is None
             or not _codegen.is_generated_new(function)
@@ -223,12 +222,12 @@ def register_dill() -> bool:
         # By value: its globals are its module's, which dill would pickle
         # as an import of that module; rebuilt from its parts, it gets its
         # module's namespace where that is imported.
+        _importable()
         return pickler.save_reduce(  # type: ignore[no-any-return]
             _codegen.rebuilt_new, _codegen.new_parts(function), obj=function
         )
 
     def save_member_descriptor(pickler: Any, descriptor: Any) -> None:
-        _importable()
         found = accelerator.field(descriptor) if accelerator is not None else None
         in_progress = getattr(pickler, "_postproc", None)
         if found is None or original is None or in_progress is None:
@@ -240,6 +239,7 @@ def register_dill() -> bool:
             return original(pickler, descriptor)  # type: ignore[no-any-return]
         # The class is being pickled from its dict: it does not exist yet
         # when this loads, and _builder makes a member descriptor of this.
+        _importable()
         return pickler.save_reduce(  # type: ignore[no-any-return]
             _accessors.accessor, (index, descriptor.__doc__), obj=descriptor
         )
