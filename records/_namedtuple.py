@@ -179,11 +179,21 @@ def _check_names(typename: str, names: list[str], *, rename: bool) -> None:
         _checked_names.update(seen)
 
 
-def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
-    """Return the methods of a named tuple class, as closures over its fields."""
-    num_fields = len(fields)
-    repr_format = "(" + ", ".join([f"{name}=%r" for name in fields]) + ")"
-    _len, _map, _dict, _zip, _tuple = len, map, dict, zip, tuple
+# The callables the methods below call: module globals (collections' methods
+# hold them in their closures), so that each method's closure is the one
+# value of its class it needs, which the C builder gives it.
+_len, _map, _dict, _zip, _tuple = len, map, dict, zip, tuple
+
+
+def _methods(typename: str, field_names: tuple[str, ...]) -> tuple[Any, ...]:
+    """
+    Return the methods of a named tuple class, as closures over its fields:
+    collections' own (their variables named as theirs), each over one value
+    of the class at most (the C
+    builder makes the same functions, of the same code, for its classes).
+    """
+    num_fields = len(field_names)
+    repr_fmt = "(" + ", ".join([f"{name}=%r" for name in field_names]) + ")"
 
     def _make(cls: Any, iterable: Iterable[Any]) -> Any:
         result = _tuple_new(cls, iterable)
@@ -195,7 +205,7 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
     _make.__doc__ = f"Make a new {typename} object from a sequence or iterable"
 
     def _replace(self: Any, /, **kwds: Any) -> Any:
-        result = self._make(_map(kwds.pop, fields, self))
+        result = self._make(_map(kwds.pop, field_names, self))
         if kwds:
             msg = f"Got unexpected field names: {list(kwds)!r}"
             raise UNKNOWN_FIELD_ERROR(msg)
@@ -205,7 +215,7 @@ def _methods(typename: str, fields: tuple[str, ...]) -> tuple[Any, ...]:
 
     def __repr__(self: Any) -> str:
         """Return a nicely formatted representation string"""  # noqa: D400 - CPython's text
-        return self.__class__.__name__ + repr_format % self  # type: ignore[no-any-return]
+        return self.__class__.__name__ + repr_fmt % self  # type: ignore[no-any-return]
 
     def _asdict(self: Any) -> dict[str, Any]:
         """Return a new dict which maps field names to their values."""
@@ -280,8 +290,18 @@ def __deepcopy__(self: Any, memo: Any) -> Any:
 _COPIERS = {"__copy__": __copy__, "__deepcopy__": __deepcopy__}
 
 
+#: ``_make``'s function, ``_replace``, ``__repr__``, ``_asdict`` and
+#: ``__getnewargs__`` as ``_methods`` makes them: the C builder makes each
+#: class's of their code, each with a closure of one cell, or none, as here.
+_templates = _methods("namedtuple", ())
+METHOD_TEMPLATES = (_templates[0].__func__, *_templates[1:])
+del _templates
+
+#: The code of each of ``METHOD_TEMPLATES``.
+TEMPLATE_CODES = tuple(template.__code__ for template in METHOD_TEMPLATES)
+
 #: The code of every ``__repr__`` that ``_methods`` makes.
-_REPR_CODE = _methods("namedtuple", ())[2].__code__
+_REPR_CODE = TEMPLATE_CODES[2]
 
 
 def _rich_repr(self: Any) -> Any:

@@ -34,13 +34,15 @@ class whose layout has room for the item (see the C header); otherwise the
 bounds-checked accessor of ``_accessors`` stands in, which reads the same
 item.
 
-A ``records.namedtuple`` class built in C holds its methods (``_make``,
-``_replace``, ``__repr__``, …) in descriptors of its own
+A ``records.namedtuple`` class built in C holds the methods records adds
+to collections' (``__reduce_ex__``, ``__copy__``, ``__deepcopy__``,
+``__rich_repr__``) in descriptors of its own
 (``records/_c/namedtuple_methods.h``), which pickle as
 ``namedtuple_method(cls, name, fields)``: the method itself where the class
-is found by name, and in a class rebuilt from its dict, the Python function
-the pure path gives a named tuple of those fields (the rebuilt class is a
-Python class, as collections' is). dill, which makes the class from its
+is found by name, and in a class rebuilt from its dict, what the pure path
+gives a named tuple of those fields (the rebuilt class is a Python class, as
+collections' is). Collections' own methods are Python functions there too,
+which pickle as functions do. dill, which makes the class from its
 dict, gets the pure path's function without the class (``register_dill``).
 """
 
@@ -144,15 +146,17 @@ def namedtuple_method(cls: type, name: str, fields: tuple[str, ...]) -> Any:
         return existing
     from . import _namedtuple  # here: a record class statement loads this module
 
+    # Pickled by an earlier records, whose C classes held these in descriptors.
+    function = getattr(existing, "__func__", existing)
+    if getattr(function, "__code__", None) in _namedtuple.TEMPLATE_CODES:
+        return existing
+
     return _namedtuple.pure_method(str(getattr(cls, "__name__", name)), tuple(fields), name)
 
 
-#: The types of the descriptors of a ``records.namedtuple`` class's C methods.
-_method_types: tuple[type, ...] = (
-    (accelerator.NamedTupleMethod, accelerator.NamedTupleClassMethod)
-    if accelerator is not None
-    else ()
-)
+#: The type of the descriptors of the methods records adds to a
+#: ``records.namedtuple`` class, in C.
+_method_types: tuple[type, ...] = (accelerator.NamedTupleMethod,) if accelerator is not None else ()
 
 
 def _register(kind: type, reducer: Callable[[Any], Any]) -> None:

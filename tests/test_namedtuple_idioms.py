@@ -11,6 +11,7 @@ import copyreg
 import gc
 import inspect
 import pickle
+import re
 import sys
 import weakref
 
@@ -279,13 +280,154 @@ def test_str_subclass_names_after_equal_names_were_seen():
     same_outcomes(scenario)
 
 
-@pytest.mark.skipif(not records.ACCELERATED, reason="methods in C: the pure path's are functions")
-def test_pickles_of_methods_load_as_the_methods():
-    """A C method of a class found by name pickles by name, to itself."""
-    for name in ("_make", "_replace", "__repr__", "_asdict", "__getnewargs__"):
-        method = vars(Found)[name]
-        assert pickle.loads(pickle.dumps(method)) is method
-    assert pickle.loads(pickle.dumps(str.upper)) is str.upper
+def test_methods_pickle_as_collections_do():
+    """collections' methods are Python functions of their class: pickled by name as theirs are."""
+
+    def scenario(make):
+        P = make("Found", "a b")
+        globals()["Found"] = P
+        try:
+            methods = [vars(P)[name] for name in METHOD_NAMES]
+            outcomes = [outcome(lambda m=m: pickle.loads(pickle.dumps(m))) for m in methods]
+            # The module of the functions is their file's, as inspect.getfile says.
+            return [
+                re.sub(r" at 0x[0-9a-f]+", "", text).replace("records._namedtuple", "collections")
+                for text in outcomes
+            ]
+        finally:
+            globals()["Found"] = Found
+
+    same_outcomes(scenario)
+
+
+#: The methods collections.namedtuple writes in Python.
+METHOD_NAMES = ("_make", "_replace", "__repr__", "_asdict", "__getnewargs__")
+
+
+def test_methods_are_functions_as_collections_are():
+    """
+    inspect sees Python functions, of records' file, named for their class:
+    what rich checks (inspect.getfile of __repr__) and signatures read.
+    """
+
+    def scenario(make):
+        P = make("P", "x y")
+        p = P(1, 2)
+        functions = [getattr(vars(P)[name], "__func__", vars(P)[name]) for name in METHOD_NAMES]
+        return [
+            [inspect.isfunction(f) for f in functions],
+            [f.__qualname__ for f in functions],
+            [f.__name__ for f in functions],
+            [str(inspect.signature(f)) for f in functions],
+            [inspect.ismethod(m) for m in (p.__repr__, p._replace, P._make, p._asdict)],
+            [f.__doc__ for f in functions],
+            [f.__defaults__ for f in functions],
+            [f.__kwdefaults__ for f in functions],
+            len({inspect.getfile(f) for f in functions}),
+            len({inspect.getsourcefile(f) for f in functions}),
+            inspect.getfile(p.__repr__) == inspect.getfile(make("_dummy", []).__repr__),
+        ]
+
+    same_outcomes(scenario)
+    P = records.namedtuple("P", "x")
+    assert records.namedtuple.__module__ == "records._namedtuple", records.namedtuple
+    functions = [vars(P)[name] for name in METHOD_NAMES]
+    assert {inspect.getfile(getattr(f, "__func__", f)) for f in functions} == {
+        inspect.getfile(records._namedtuple)
+    }
+
+
+def test_methods_answer_unbound_calls_as_collections_do():
+    """
+    Called unbound, on plain tuples, other named tuples, lists, other classes
+    and with the wrong arguments, each method gives what collections' gives.
+    """
+
+    def scenario(make):
+        P = make("P", "x y")
+        Other = make("Other", "a b c")
+        Plain = type("Plain", (tuple,), {})
+        other = Other(1, 2, 3)
+        calls = [
+            lambda: P.__repr__((1, 2)),
+            lambda: P.__repr__(other),
+            lambda: P.__repr__(Plain((1, 2))),
+            lambda: P.__repr__([1, 2]),
+            lambda: P.__repr__((1, 2, 3)),
+            lambda: P.__repr__(),
+            lambda: P.__repr__((1, 2), 3),
+            lambda: P._asdict(other),
+            lambda: P._asdict((1, 2)),
+            lambda: P._asdict(other, 1),
+            lambda: P.__getnewargs__([1, 2]),
+            lambda: P.__getnewargs__((1, 2)),
+            lambda: P.__getnewargs__(other),
+            lambda: P.__getnewargs__(5),
+            lambda: P._replace((1, 2)),
+            lambda: P._replace(other, a=5),
+            lambda: P._replace(P(1, 2), 3),
+            lambda: P._replace(P(1, 2), x=3, q=4),
+            lambda: P._replace(P(1, 2), **{"x": 3}),
+            lambda: P._make(),
+            lambda: P._make([1, 2], [3]),
+            lambda: P._make(iterable=[1, 2]),
+            lambda: P._make([1]),
+            lambda: P._make(iter([1, 2])),
+            lambda: P._make("ab"),
+            lambda: P._make({1: 0, 2: 0}),
+            lambda: P._make(5),
+            lambda: vars(P)["_make"].__get__(None, Other)([1, 2]),
+            lambda: vars(P)["_make"].__get__(None, Plain)([1, 2]),
+            lambda: vars(P)["_make"].__get__(None, Plain)([1, 2, 3]),
+            lambda: vars(P)["_make"].__get__(None, int)([1, 2]),
+            lambda: vars(P)["_make"].__get__(None, list)([1, 2]),
+            lambda: vars(P)["_make"].__func__(Other, (1, 2)),
+            lambda: type(vars(P)["_make"].__get__(None, Other)([1, 2])),
+        ]
+        return [outcome(call) for call in calls]
+
+    same_outcomes(scenario)
+
+
+def cell(function, name):
+    """The cell of *function*'s closure that holds its variable *name*."""
+    return function.__closure__[function.__code__.co_freevars.index(name)]
+
+
+def test_a_changed_method_runs_its_new_code():
+    """A method's code or closure changed runs as Python would run it."""
+
+    def scenario(make):
+        P = make("P", "x y")
+        p = P(1, 2)
+        replacement = make("R", "a b c")
+        vars(P)["_make"].__func__.__code__ = vars(replacement)["_make"].__func__.__code__
+        cell(vars(P)["__repr__"], "repr_fmt").cell_contents = "<%r, %r>"
+        cell(vars(P)["_replace"], "field_names").cell_contents = ("y",)
+        return [
+            outcome(lambda: repr(p)),
+            outcome(lambda: P.__repr__(p)),
+            outcome(lambda: p._replace(y=5)),
+            outcome(lambda: p._replace(x=5)),
+            outcome(lambda: P._make([1, 2])),
+        ]
+
+    same_outcomes(scenario)
+
+
+def test_a_method_given_other_code_runs_it():
+    """The C that runs for a method of records' is for its own code only."""
+    P = records.namedtuple("P", "x y")
+    p = P(1, 2)
+
+    def shout(self):
+        return "P!"
+
+    vars(P)["_asdict"].__code__ = shout.__code__
+    vars(P)["__getnewargs__"].__code__ = shout.__code__
+    assert (p._asdict(), p.__getnewargs__(), P._asdict(p)) == ("P!", "P!", "P!")
+    with pytest.raises(TypeError, match="__getnewargs__ should return a tuple"):
+        pickle.dumps(p, protocol=2)
 
 
 Found = records.namedtuple("Found", "a b")

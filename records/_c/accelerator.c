@@ -19,7 +19,8 @@
  *                        records/_codegen.py generates, called from C), enable()
  *   members.h            C only: fields as member descriptors, and their room
  *   namedtuple.h         records/_namedtuple.py: records.namedtuple's classes
- *   namedtuple_methods.h C only: the descriptors holding those classes' methods
+ *   namedtuple_methods.h C only: the descriptors of the methods records adds to them
+ *   namedtuple_functions.h C only: their methods that are Python functions, run in C
  *
  * Rules every part follows (CONTRIBUTING, "Safety"):
  *   - a borrowed reference is never held across a call that can run Python
@@ -76,6 +77,7 @@ static PyObject *str_typing;          /* "typing" */
 static PyObject *str_records_prefix;  /* "records." */
 static PyObject *str_origin;          /* "__origin__" */
 static PyObject *str_dot_new;         /* ".__new__" */
+static PyObject *str_dot;             /* "." */
 static PyObject *str_init_subclass;   /* "__init_subclass__" */
 static PyObject *str_set_name;        /* "__set_name__" */
 static PyObject *str_enum;            /* "enum" */
@@ -170,6 +172,7 @@ raise_rule(PyObject *type, const char *name, const char *format, ...)
 #include "record.h"
 #include "namedtuple_methods.h"
 #include "namedtuple.h"
+#include "namedtuple_functions.h"
 
 static PyMethodDef module_methods[] = {
     {"helper_sources", records_helper_sources, METH_NOARGS,
@@ -246,6 +249,7 @@ module_exec(PyObject *module)
         {&str_records_prefix, "records."},
         {&str_origin, "__origin__"},
         {&str_dot_new, ".__new__"},
+        {&str_dot, "."},
         {&str_init_subclass, "__init_subclass__"},
         {&str_set_name, "__set_name__"},
         {&str_enum, "enum"},
@@ -285,14 +289,13 @@ module_exec(PyObject *module)
         return -1;
     }
     if (constructor_type_ready() < 0 || annotations_ready() < 0 || nt_methods_ready() < 0
+        || nt_functions_ready() < 0
         || PyType_Ready(&BuilderType) < 0) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Constructor", (PyObject *)&ConstructorType) < 0
         || PyModule_AddObjectRef(module, "Builder", (PyObject *)&BuilderType) < 0
-        || PyModule_AddObjectRef(module, "NamedTupleMethod", (PyObject *)&NtMethodType) < 0
-        || PyModule_AddObjectRef(module, "NamedTupleClassMethod", (PyObject *)&NtClassMethodType)
-               < 0) {
+        || PyModule_AddObjectRef(module, "NamedTupleMethod", (PyObject *)&NtMethodType) < 0) {
         return -1;
     }
     return 0;

@@ -32,6 +32,7 @@ typedef struct {
     PyObject *missing;              /* _fields.MISSING */
     PyObject *factory_marker;       /* _fields.FACTORY */
     PyObject *register_dill;        /* _pickling.register_dill() -> bool */
+    PyObject *nt_templates;         /* _namedtuple.METHOD_TEMPLATES, for records.namedtuple */
     PyObject *codes;                /* _codegen._codes: (names, indices, closure) -> code */
     PyObject *tuple_bases;          /* (tuple,): the bases of records.namedtuple's classes */
     int builds_ready;               /* every helper of every build is loaded (builds_ready()) */
@@ -77,7 +78,8 @@ enum { EVERY_BUILD, ON_CALL };
     X(field_type, "field_type", "_fields:Field", &PyType_Type, EVERY_BUILD)                \
     X(missing, "missing", "_fields:MISSING", NULL, EVERY_BUILD)                            \
     X(factory_marker, "factory", "_fields:FACTORY", NULL, EVERY_BUILD)                     \
-    X(register_dill, "register_dill", "_pickling:register_dill", NULL, EVERY_BUILD)
+    X(register_dill, "register_dill", "_pickling:register_dill", NULL, EVERY_BUILD)         \
+    X(nt_templates, "nt_templates", "_namedtuple:METHOD_TEMPLATES", &PyTuple_Type, ON_CALL)
 
 typedef struct {
     const char *name;     /* the helper's name, as helper_sources() gives it */

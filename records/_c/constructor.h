@@ -501,17 +501,19 @@ tuple_after(PyObject *const *first, Py_ssize_t count, PyObject *rest)
     return result;
 }
 
-/* 1 if cls.__new__(cls, *items) makes a record of exactly items: its
- * __new__ is a Constructor of the function records made. */
+/* 1 if cls.__new__(cls, *items) makes a record of exactly items, count of
+ * them: its __new__ is a Constructor of the function records made, of count
+ * fields (fewer items would take defaults, or fail). */
 static int
-makes_record_of_arguments(PyTypeObject *cls)
+makes_record_of_arguments(PyTypeObject *cls, Py_ssize_t count)
 {
     PyObject *found = _PyType_Lookup(cls, str_new);
     if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)) {
         return 0;
     }
     ConstructorData *data = CONSTRUCTOR_DATA(found);
-    return data->function != NULL && PyFunction_GET_CODE(data->function) == data->code;
+    return data->function != NULL && PyFunction_GET_CODE(data->function) == data->code
+           && PyTuple_GET_SIZE(data->names) == count;
 }
 
 /* Let calls to cls take the C constructor: only classes that type.__call__

@@ -6,36 +6,30 @@
  * looked up name by name): about a seventh of collections.namedtuple's time,
  * before any of the class is made. So the class is made from a PyType_Spec
  * built for the call, on the stack, with the one slot every namedtuple class
- * shares (tp_traverse); its methods are the one table nt_methods, each a
- * descriptor of namedtuple_methods.h in the class's dict, and tp_repr is
- * set to nt_repr. Then only what is the class's own is written into its
- * dict: _fields, _field_defaults, __match_args__, __doc__, __slots__ = (),
- * the _tuplegetter accessors (as CPython's own tests of namedtuple require:
- * their docs are writable), and __new__: the Python function
- * collections.namedtuple makes (same globals, name, doc and defaults, from
- * records' code cache instead of eval), held by a Constructor, so that calls
- * to the class take the C constructor.
+ * shares (tp_traverse), and tp_repr set to call its __repr__. Then what is
+ * the class's own is written into its dict: _fields, _field_defaults,
+ * __match_args__, __doc__, __slots__ = (), the _tuplegetter accessors (as
+ * CPython's own tests of namedtuple require: their docs are writable);
+ * __new__: the Python function collections.namedtuple makes (same globals,
+ * name, doc and defaults, from records' code cache instead of eval), held by
+ * a Constructor, so that calls to the class take the C constructor; the
+ * methods collections writes in Python, as Python functions whose calls run
+ * C (namedtuple_functions.h); and records' additions, the C descriptors of
+ * nt_methods (namedtuple_methods.h).
  *
- * A method acts as collections' closures do: on the field names of the
- * class that made it (the one it was defined for, whose tp_cache holds
- * them), not on a subclass's _fields; _replace calls self._make and _asdict
- * reads self._fields, as theirs do, and each goes the generic way (the same
- * calls, in C) wherever a subclass changed what it relies on (_make,
+ * A method acts as collections' closures do: on the values of the class
+ * that made it (its closure), not on a subclass's _fields; _replace calls
+ * self._make and _asdict reads self._fields, as theirs do, and each runs its
+ * Python code wherever a subclass changed what it relies on (_make,
  * __iter__, pickling, __new__).
  *
  * Part of records/_c/accelerator.c, which includes it once, after the
  * builder and Record's methods; not compiled on its own.
  */
 
-static PyObject *nt_repr(PyObject *self);
 /* Where each method is in nt_methods: a descriptor is one records made when
  * its PyMethodDef is that entry. */
 enum {
-    NT_REPR,
-    NT_MAKE,
-    NT_REPLACE,
-    NT_ASDICT,
-    NT_GETNEWARGS,
     NT_REDUCE_EX,
     NT_COPY,
     NT_DEEPCOPY,
@@ -49,28 +43,13 @@ static PyObject *nt_method_names[NT_METHOD_COUNT];
 
 static int nt_traverse(PyObject *self, visitproc visit, void *arg);
 
-/* What a namedtuple class keeps of its own, in its tp_cache (unused by
- * CPython 3.10-3.15, released with the class): (field names, the format of
- * its repr, "(x=%r, y=%r)"), as collections' closures hold them. */
-enum { NT_NAMES, NT_REPR_FORMAT, NT_DATA_SIZE };
-
-/* 1 if records built cls (not a subclass): its traverse is records', which
- * nothing done to the class afterwards changes. */
-static inline int
-is_nt_class(PyTypeObject *cls)
-{
-    return cls->tp_traverse == nt_traverse;
-}
-
-static PyObject *
-nt_data_of(PyTypeObject *cls)
-{
-    PyObject *data = cls->tp_cache;
-    return is_nt_class(cls) && data != NULL && PyTuple_CheckExact(data)
-                   && PyTuple_GET_SIZE(data) == NT_DATA_SIZE
-               ? data
-               : NULL;
-}
+/* The methods that are Python functions, as collections' are
+ * (namedtuple_functions.h), in the order of METHOD_TEMPLATES. */
+enum { NT_FN_MAKE, NT_FN_REPLACE, NT_FN_REPR, NT_FN_ASDICT, NT_FN_GETNEWARGS, NT_FN_COUNT };
+static int finds_nt_function(PyTypeObject *type, int index);
+static int nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename,
+                            PyObject *names, PyObject *format);
+static PyObject *nt_repr_slot(PyObject *self);
 
 /* 1 if type finds name as the method records made of nt_methods[index], for
  * a namedtuple class it built (in *owner, borrowed, where not NULL). Names
@@ -97,30 +76,6 @@ no_instance_attributes(PyObject *self)
     return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
 }
 
-/* The field names of the namedtuple class cls made, or NULL. */
-static PyObject *
-nt_names_of(PyTypeObject *cls)
-{
-    PyObject *data = nt_data_of(cls);
-    return data == NULL ? NULL : PyTuple_GET_ITEM(data, NT_NAMES);
-}
-
-/* The data of the namedtuple class that type derives from: the first in
- * its MRO that records made. */
-static PyObject *
-nt_data(PyTypeObject *type)
-{
-    PyObject *mro = type->tp_mro;
-    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
-        PyObject *data = nt_data_of((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
-        if (data != NULL) {
-            return data;
-        }
-    }
-    PyErr_Format(PyExc_TypeError, "'%.200s' is not a named tuple class", type->tp_name);
-    return NULL;
-}
-
 /* 1 if instances of type iterate as their tuple items do. */
 static inline int
 iterates_as_tuple(PyTypeObject *type)
@@ -128,20 +83,17 @@ iterates_as_tuple(PyTypeObject *type)
     return type->tp_iter == PyTuple_Type.tp_iter;
 }
 
-/* self.__class__.__name__ + "(x=%r, y=%r)" % self, as collections' __repr__. */
+/* self.__class__.__name__ + format % self, as collections' __repr__, for a
+ * tuple self, whose items format takes as they are. */
 static PyObject *
-nt_repr(PyObject *self)
+nt_repr_with(PyObject *self, PyObject *format)
 {
-    PyObject *data = nt_data(Py_TYPE(self));
-    if (data == NULL) {
-        return NULL;
-    }
-    Py_INCREF(data); /* the item reprs may run any code */
+    Py_INCREF(format); /* the item reprs may run any code */
     PyObject *text = NULL, *result = NULL;
     PyObject *cls = PyObject_GetAttr(self, str_class);
     PyObject *name = cls == NULL ? NULL : PyObject_GetAttr(cls, str_name);
     if (name != NULL) {
-        text = PyUnicode_Format(PyTuple_GET_ITEM(data, NT_REPR_FORMAT), self);
+        text = PyUnicode_Format(format, self);
     }
     if (text != NULL) {
         result = PyNumber_Add(name, text); /* name may be any object, as in Python */
@@ -149,35 +101,25 @@ nt_repr(PyObject *self)
     Py_XDECREF(text);
     Py_XDECREF(name);
     Py_XDECREF(cls);
-    Py_DECREF(data);
+    Py_DECREF(format);
     return result;
 }
 
-/* One argument named iterable, positional or by keyword: *iterable. */
-static int
-one_iterable(const char *method, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-             PyObject **iterable)
-{
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    if (nargs + nkw != 1
-        || (nkw == 1
-            && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "iterable") != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument, iterable (%zd given)",
-                     method, nargs + nkw);
-        return -1;
-    }
-    *iterable = args[0];
-    return 0;
-}
-
 /* tuple.__new__(cls, values), whose len() must be count, as _make says. */
+static PyObject *nt_checked_length(PyTypeObject *cls, PyObject *result, Py_ssize_t count);
+
 static PyObject *
 nt_make_from(PyTypeObject *cls, PyObject *values, Py_ssize_t count)
 {
     PyObject *result = copy_record(cls, values);
-    if (result == NULL) {
-        return NULL;
-    }
+    return result == NULL ? NULL : nt_checked_length(cls, result, count);
+}
+
+/* result, a new cls, if its len() is count, as _make checks it; else a
+ * TypeError (result released either way). */
+static PyObject *
+nt_checked_length(PyTypeObject *cls, PyObject *result, Py_ssize_t count)
+{
     Py_ssize_t got = PyTuple_GET_SIZE(result);
     PySequenceMethods *sequence = cls->tp_as_sequence;
     if (sequence == NULL || sequence->sq_length != PyTuple_Type.tp_as_sequence->sq_length) {
@@ -195,33 +137,6 @@ nt_make_from(PyTypeObject *cls, PyObject *values, Py_ssize_t count)
     return result;
 }
 
-/* The classmethod of the class that made it (defining_class), bound to cls,
- * that class or a subclass: defining_class's field count, as collections'
- * closure holds it. */
-static PyObject *
-nt_make(PyObject *cls, PyTypeObject *defining_class, PyObject *const *args, Py_ssize_t nargs,
-        PyObject *kwnames)
-{
-    PyObject *iterable;
-    if (one_iterable("_make", args, nargs, kwnames, &iterable) < 0) {
-        return NULL;
-    }
-    PyObject *data = nt_data_of(defining_class);
-    if (data == NULL || !PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "_make() needs a subclass of its named tuple");
-        return NULL;
-    }
-    Py_INCREF(data); /* iterating may run any code */
-    PyObject *values = PySequence_Tuple(iterable);
-    PyObject *result = values == NULL
-                           ? NULL
-                           : nt_make_from((PyTypeObject *)cls, values,
-                                          PyTuple_GET_SIZE(PyTuple_GET_ITEM(data, NT_NAMES)));
-    Py_XDECREF(values);
-    Py_DECREF(data);
-    return result;
-}
-
 /* The error _replace raises for keywords that name no field: TypeError from
  * 3.13 on, ValueError before (UNKNOWN_FIELD_ERROR), as collections'. */
 static void
@@ -234,97 +149,9 @@ unexpected_fields(PyObject *remaining)
     }
 }
 
-/* collections' _replace, as it is written: self._make(map(kwds.pop,
- * field_names, self)), then an error for any keyword left. */
-static PyObject *
-nt_replace_generic(PyObject *self, PyObject *names, PyObject *kwds)
-{
-    PyObject *pop = PyObject_GetAttrString(kwds, "pop");
-    PyObject *mapped = pop == NULL ? NULL
-                                   : PyObject_CallFunctionObjArgs((PyObject *)&PyMap_Type, pop,
-                                                                  names, self, NULL);
-    PyObject *result = mapped == NULL ? NULL : PyObject_CallMethodOneArg(self, str_make, mapped);
-    Py_XDECREF(mapped);
-    Py_XDECREF(pop);
-    if (result != NULL && PyDict_GET_SIZE(kwds) != 0) {
-        unexpected_fields(kwds);
-        Py_CLEAR(result);
-    }
-    return result;
-}
-
-static PyObject *
-nt_replace(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
-           Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *names = nt_names_of(defining_class);
-    if (names == NULL) {
-        PyErr_SetString(PyExc_TypeError, "_replace() needs a named tuple");
-        return NULL;
-    }
-    if (nargs != 0) {
-        PyErr_Format(PyExc_TypeError, "%U._replace() takes 1 positional argument but %zd were given",
-                     ((PyHeapTypeObject *)defining_class)->ht_name, nargs + 1);
-        return NULL;
-    }
-    Py_INCREF(names);
-    PyTypeObject *type = Py_TYPE(self);
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    PyObject *values = NULL, *result = NULL, *kwds = NULL;
-    /* Where self._make is defining_class's own, iteration a tuple's and the
-     * keywords plain str (whose hash and == are str's), the steps of the
-     * Python code, without its calls. */
-    PyTypeObject *make_owner = NULL;
-    if (finds_nt_method(type, nt_method_names[NT_MAKE], NT_MAKE, &make_owner) && make_owner == defining_class
-        && iterates_as_tuple(type) && no_instance_attributes(self)
-        && exact_str_keywords(kwnames)) {
-        Py_ssize_t count = PyTuple_GET_SIZE(names), size = PyTuple_GET_SIZE(self);
-        Py_ssize_t taken = count < size ? count : size; /* map() stops with the shorter */
-        Py_ssize_t used = 0;
-        values = PyTuple_GetSlice(self, 0, taken);
-        for (Py_ssize_t k = 0; values != NULL && k < nkw; k++) {
-            Py_ssize_t index = field_index(names, taken, PyTuple_GET_ITEM(kwnames, k));
-            if (index >= 0) {
-                Py_SETREF(((PyTupleObject *)values)->ob_item[index], Py_NewRef(args[k]));
-                used++;
-            }
-        }
-        if (values != NULL && (result = nt_make_from(type, values, count)) != NULL
-            && used != nkw) {
-            kwds = PyDict_New();
-            for (Py_ssize_t k = 0; kwds != NULL && k < nkw; k++) {
-                PyObject *name = PyTuple_GET_ITEM(kwnames, k);
-                if (field_index(names, taken, name) < 0 && PyDict_SetItem(kwds, name, args[k]) < 0) {
-                    Py_CLEAR(kwds);
-                }
-            }
-            if (kwds != NULL) {
-                unexpected_fields(kwds);
-            }
-            Py_CLEAR(result);
-        }
-        goto done;
-    }
-    kwds = PyDict_New();
-    for (Py_ssize_t k = 0; kwds != NULL && k < nkw; k++) {
-        if (PyDict_SetItem(kwds, PyTuple_GET_ITEM(kwnames, k), args[k]) < 0) {
-            Py_CLEAR(kwds);
-        }
-    }
-    if (kwds != NULL) {
-        result = nt_replace_generic(self, names, kwds);
-    }
-
-done:
-    Py_XDECREF(kwds);
-    Py_XDECREF(values);
-    Py_DECREF(names);
-    return result;
-}
-
 /* dict(zip(self._fields, self)) */
 static PyObject *
-nt_asdict(PyObject *self, PyObject *unused)
+nt_asdict(PyObject *self)
 {
     PyObject *fields = PyObject_GetAttr(self, str_fields);
     if (fields == NULL) {
@@ -354,7 +181,7 @@ nt_asdict(PyObject *self, PyObject *unused)
 
 /* tuple(self) */
 static PyObject *
-nt_getnewargs(PyObject *self, PyObject *unused)
+nt_getnewargs(PyObject *self)
 {
     if (iterates_as_tuple(Py_TYPE(self))) {
         return PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
@@ -432,7 +259,7 @@ nt_reduces_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
     return finds_nt_method(type, nt_method_names[NT_REDUCE_EX], NT_REDUCE_EX, NULL)
-           && finds_nt_method(type, nt_method_names[NT_GETNEWARGS], NT_GETNEWARGS, NULL)
+           && finds_nt_function(type, NT_FN_GETNEWARGS)
            && _PyType_Lookup(type, str_reduce) == _PyType_Lookup(&PyBaseObject_Type, str_reduce)
            && _PyType_Lookup(type, str_getstate)
                   == _PyType_Lookup(&PyBaseObject_Type, str_getstate)
@@ -446,7 +273,7 @@ nt_reduces_as_usual(PyObject *self)
 static int
 nt_copies_as_usual(PyObject *self)
 {
-    if (!nt_reduces_as_usual(self) || !makes_record_of_arguments(Py_TYPE(self))) {
+    if (!nt_reduces_as_usual(self) || !makes_record_of_arguments(Py_TYPE(self), PyTuple_GET_SIZE(self))) {
         return 0;
     }
     int registered = has_copyreg_reducer(Py_TYPE(self));
@@ -486,7 +313,7 @@ nt_deepcopy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 static PyObject *
 nt_rich_repr(PyObject *self, PyObject *unused)
 {
-    if (!finds_nt_method(Py_TYPE(self), nt_method_names[NT_REPR], NT_REPR, NULL)) {
+    if (!finds_nt_function(Py_TYPE(self), NT_FN_REPR)) {
         Py_RETURN_NONE; /* a __repr__ of the class's own */
     }
     PyObject *fields = PyObject_GetAttr(self, str_fields);
@@ -498,27 +325,8 @@ nt_rich_repr(PyObject *self, PyObject *unused)
     return pairs;
 }
 
-static PyObject *
-nt_repr_method(PyObject *self, PyObject *unused)
-{
-    return nt_repr(self);
-}
-
-/* The docs of _make and _replace name the class, as collections' do (%U,
- * its name). */
+/* The methods records adds to collections' class, in C. */
 static PyMethodDef nt_methods[NT_METHOD_COUNT + 1] = {
-    {"__repr__", nt_repr_method, METH_NOARGS,
-     "__repr__($self, /)\n--\n\nReturn a nicely formatted representation string"},
-    {"_make", (PyCFunction)(void (*)(void))nt_make, METH_METHOD | METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
-     "_make($type, iterable)\n--\n\nMake a new %U object from a sequence or iterable"},
-    {"_replace", (PyCFunction)(void (*)(void))nt_replace,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
-     "_replace($self, /, **kwds)\n--\n\n"
-     "Return a new %U object replacing specified fields with new values"},
-    {"_asdict", nt_asdict, METH_NOARGS,
-     "_asdict($self, /)\n--\n\nReturn a new dict which maps field names to their values."},
-    {"__getnewargs__", nt_getnewargs, METH_NOARGS,
-     "__getnewargs__($self, /)\n--\n\nReturn self as a plain tuple.  Used by copy and pickle."},
     {"__reduce_ex__", (PyCFunction)(void (*)(void))nt_reduce_ex, METH_FASTCALL | METH_KEYWORDS,
      "__reduce_ex__($self, protocol, /)\n--\n\nHelper for pickle."},
     {"__copy__", (PyCFunction)(void (*)(void))nt_copy, METH_FASTCALL | METH_KEYWORDS,
@@ -697,20 +505,13 @@ nt_fill(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
     return failed ? -1 : 0;
 }
 
-/* The methods of nt_methods, as descriptors of cls, into its dict (and
- * _replace as __replace__ too, from 3.13 on, as collections does). */
+/* The methods of nt_methods, as descriptors of cls, into its dict. */
 static int
 nt_add_methods(PyTypeObject *cls, PyObject *names)
 {
     for (int i = 0; i < NT_METHOD_COUNT; i++) {
-        PyMethodDef *method = &nt_methods[i];
-        PyTypeObject *kind = method->ml_flags & METH_CLASS ? &NtClassMethodType : &NtMethodType;
-        PyObject *descr = new_nt_method(kind, method, cls, names);
+        PyObject *descr = new_nt_method(&NtMethodType, &nt_methods[i], cls, names);
         int failed = descr == NULL || PyDict_SetItem(cls->tp_dict, nt_method_names[i], descr) < 0;
-#if PY_VERSION_HEX >= 0x030D0000
-        failed = failed
-                 || (i == NT_REPLACE && PyDict_SetItem(cls->tp_dict, str_dunder_replace, descr) < 0);
-#endif
         Py_XDECREF(descr);
         if (failed) {
             return -1;
@@ -772,25 +573,23 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
     }
     PyObject *format = nt_repr_format(names);
     PyObject *arguments = format == NULL ? NULL : nt_arguments(names);
-    if (arguments != NULL) {
-        cls->tp_cache = PyTuple_Pack(NT_DATA_SIZE, names, format);
-    }
-    Py_XDECREF(format);
     /* __new__ before the methods, in the dict: see constructor_reduce. */
-    int failed = cls->tp_cache == NULL
+    int failed = arguments == NULL
                  || nt_fill(self, cls, typename, names, defaults, arguments, module) < 0
                  || (new = nt_new(self, typename, parameters, defaults, arguments)) == NULL
                  /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
                  || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0
+                 || nt_add_functions(self, cls, typename, names, format) < 0
                  || nt_add_methods(cls, names) < 0;
     Py_XDECREF(arguments);
+    Py_XDECREF(format);
     if (failed) {
         goto error;
     }
     Py_DECREF(new);
-    /* repr() in C straight away, as __repr__ in the dict says (a subclass
-     * reaches it through its __repr__, as for any method in a dict). */
-    cls->tp_repr = nt_repr;
+    /* repr() calls __repr__, as for a __repr__ that type() finds in a
+     * class's dict (the spec's class has tuple's). */
+    cls->tp_repr = nt_repr_slot;
     PyType_Modified(cls);
     enable_constructor(cls);
     if (!self->dill_registered) {

@@ -1,20 +1,19 @@
 /*
- * C only: the descriptors that hold the C methods of records.namedtuple's classes.
+ * C only: the descriptor type of the methods records adds to
+ * records.namedtuple's classes in C (__reduce_ex__, __copy__, __deepcopy__,
+ * __rich_repr__; those collections writes in Python are Python functions
+ * here too: namedtuple_functions.h).
  *
- * They act as CPython's method_descriptor and classmethod_descriptor do (the
- * same binding, the same unbound calls, the same introspection), and differ
- * in one thing: how they pickle. CPython pickles its own as
- * getattr(class, name), and so do multiprocessing's and joblib's picklers
- * for method_descriptor, whatever copyreg says; a class pickled by value
- * (cloudpickle, joblib, dill: a named tuple of __main__ or of a function) is
- * rebuilt from its dict, and does not have the attribute yet while it is.
- * These pickle as records._pickling.namedtuple_method(class, name, fields),
- * which gives the method itself where the class is found by name, and the
- * pure path's Python method in a class rebuilt from its dict.
- *
- * NamedTupleMethod binds to an instance (and is a method descriptor to the
- * interpreter, which calls it unbound with the instance first);
- * NamedTupleClassMethod binds to a class, as _make's classmethod does.
+ * It acts as CPython's method_descriptor does (the same binding, the same
+ * unbound calls, the same introspection), and differs in one thing: how it
+ * pickles. CPython pickles its own as getattr(class, name), and so do
+ * multiprocessing's and joblib's picklers for method_descriptor, whatever
+ * copyreg says; a class pickled by value (cloudpickle, joblib, dill: a named
+ * tuple of __main__ or of a function) is rebuilt from its dict, and does not
+ * have the attribute yet while it is. These pickle as
+ * records._pickling.namedtuple_method(class, name, fields), which gives the
+ * method itself where the class is found by name, and the pure path's
+ * stand-in in a class rebuilt from its dict.
  *
  * Part of records/_c/accelerator.c, which includes it once; not compiled on
  * its own.
@@ -29,7 +28,6 @@ typedef struct {
 } NtMethodObject;
 
 static PyTypeObject NtMethodType;
-static PyTypeObject NtClassMethodType;
 
 /* A METH_FASTCALL | METH_KEYWORDS function (CPython names its type only from 3.13). */
 typedef PyObject *(*FastWithKeywords)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
@@ -37,7 +35,7 @@ typedef PyObject *(*FastWithKeywords)(PyObject *, PyObject *const *, Py_ssize_t,
 static inline int
 is_nt_method(PyObject *object)
 {
-    return Py_IS_TYPE(object, &NtMethodType) || Py_IS_TYPE(object, &NtClassMethodType);
+    return Py_IS_TYPE(object, &NtMethodType);
 }
 
 /* The C function of method, called with self, the owner and arguments, as
@@ -69,9 +67,6 @@ call_method_def(PyMethodDef *method, PyTypeObject *owner, PyObject *self, PyObje
     }
     else if (flags == (METH_FASTCALL | METH_KEYWORDS)) {
         result = ((FastWithKeywords)(void (*)(void))method->ml_meth)(self, args, nargs, kwnames);
-    }
-    else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
-        result = ((PyCMethod)(void (*)(void))method->ml_meth)(self, owner, args, nargs, kwnames);
     }
     else {
         PyErr_SetString(PyExc_SystemError, "a named tuple method of an unknown kind");
@@ -121,38 +116,6 @@ method_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     return call_method_def(descr->method, descr->owner, args[0], args + 1, nargs - 1, kwnames);
 }
 
-static PyObject *
-classmethod_get(PyObject *self, PyObject *object, PyObject *type)
-{
-    NtMethodObject *descr = (NtMethodObject *)self;
-    if (type == NULL) {
-        type = (PyObject *)Py_TYPE(object);
-    }
-    if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, descr->owner)) {
-        PyErr_Format(PyExc_TypeError, "descriptor '%s' for type '%.100s' doesn't apply to '%.100s'",
-                     descr->method->ml_name, descr->owner->tp_name,
-                     PyType_Check(type) ? ((PyTypeObject *)type)->tp_name : Py_TYPE(type)->tp_name);
-        return NULL;
-    }
-    return PyMethod_New(self, type);
-}
-
-/* descr(cls, *args), as a classmethod descriptor takes it from its dict. */
-static PyObject *
-classmethod_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
-                       PyObject *kwnames)
-{
-    NtMethodObject *descr = (NtMethodObject *)callable;
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargs < 1 || !PyType_Check(args[0])
-        || !PyType_IsSubtype((PyTypeObject *)args[0], descr->owner)) {
-        PyErr_Format(PyExc_TypeError, "descriptor '%s' needs a subtype of '%.100s' as its first argument",
-                     descr->method->ml_name, descr->owner->tp_name);
-        return NULL;
-    }
-    return call_method_def(descr->method, descr->owner, args[0], args + 1, nargs - 1, kwnames);
-}
-
 /* A new descriptor of type kind for method of owner. */
 static PyObject *
 new_nt_method(PyTypeObject *kind, PyMethodDef *method, PyTypeObject *owner, PyObject *fields)
@@ -164,7 +127,7 @@ new_nt_method(PyTypeObject *kind, PyMethodDef *method, PyTypeObject *owner, PyOb
     descr->method = method;
     descr->owner = (PyTypeObject *)Py_NewRef((PyObject *)owner);
     descr->fields = Py_NewRef(fields);
-    descr->vectorcall = kind == &NtMethodType ? method_vectorcall : classmethod_vectorcall;
+    descr->vectorcall = method_vectorcall;
     PyObject_GC_Track(descr);
     return (PyObject *)descr;
 }
@@ -331,25 +294,8 @@ static PyTypeObject NtMethodType = {
     .tp_methods = nt_method_methods,
 };
 
-static PyTypeObject NtClassMethodType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "records._accelerator_c.NamedTupleClassMethod",
-    .tp_basicsize = sizeof(NtMethodObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
-                | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .tp_doc = "A C class method of a records.namedtuple class, as a classmethod_descriptor.",
-    .tp_dealloc = nt_method_dealloc,
-    .tp_traverse = nt_method_traverse,
-    .tp_repr = nt_method_repr,
-    .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(NtMethodObject, vectorcall),
-    .tp_descr_get = classmethod_get,
-    .tp_getset = nt_method_getset,
-    .tp_methods = nt_method_methods,
-};
-
 static int
 nt_method_types_ready(void)
 {
-    return PyType_Ready(&NtMethodType) < 0 || PyType_Ready(&NtClassMethodType) < 0 ? -1 : 0;
+    return PyType_Ready(&NtMethodType);
 }

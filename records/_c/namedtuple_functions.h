@@ -1,0 +1,415 @@
+/*
+ * C only: the methods collections.namedtuple writes as Python functions
+ * (_make, _replace, __repr__, _asdict, __getnewargs__), for
+ * records.namedtuple's classes built in C: Python functions too, so that inspect, pickle and the
+ * libraries that look at them (rich compares inspect.getfile of __repr__)
+ * see what they see for collections'. Each is a new function of the code of
+ * the pure path's method (records/_namedtuple.py, METHOD_TEMPLATES), named
+ * for its class, with a closure of its own cell holding the one value of the
+ * class it needs, as collections' closures do.
+ *
+ * A call of one runs C instead of its code where the C does the same
+ * (PyFunction_SetVectorcall, whose contract that is): each vectorcall below
+ * takes the common calls, and hands any other, and any function whose code
+ * or closure was changed, to CPython's own vectorcall, which runs the code.
+ * CPython 3.11 runs the code of a Python function that Python code calls
+ * (it inlines the call); from C (repr(), pickle, copy) the C runs there too.
+ *
+ * Part of records/_c/accelerator.c, which includes it once, after
+ * namedtuple.h; not compiled on its own.
+ */
+
+/* The names of the functions, in the order of METHOD_TEMPLATES (interned:
+ * nt_functions_ready). */
+static const char *const nt_function_texts[NT_FN_COUNT] = {
+    "_make", "_replace", "__repr__", "_asdict", "__getnewargs__",
+};
+static PyObject *nt_function_names[NT_FN_COUNT];
+
+/* The code of each template, from the first METHOD_TEMPLATES loaded, held
+ * for the life of the process as the interned names are: a function of
+ * other code runs its code. */
+static PyObject *nt_function_codes[NT_FN_COUNT];
+
+/* CPython's own vectorcall of Python functions, read from a template. */
+static vectorcallfunc python_function_vectorcall;
+
+/* Whether each template has a closure of one cell (the others have none). */
+static const int nt_function_has_cell[NT_FN_COUNT] = {1, 1, 1, 0, 0};
+
+/* The value in the one cell of function's closure (borrowed), or NULL. */
+static PyObject *
+closure_value(PyObject *function)
+{
+    PyObject *closure = PyFunction_GET_CLOSURE(function);
+    if (closure == NULL || !PyTuple_CheckExact(closure) || PyTuple_GET_SIZE(closure) != 1) {
+        return NULL;
+    }
+    PyObject *cell = PyTuple_GET_ITEM(closure, 0);
+    return PyCell_Check(cell) ? PyCell_GET(cell) : NULL;
+}
+
+/* 1 if function is the template's function index records made, of its
+ * code: what its vectorcall may do in C. */
+static inline int
+runs_template(PyObject *function, int index)
+{
+    return PyFunction_GET_CODE(function) == nt_function_codes[index];
+}
+
+/* The count of fields the closure of _make's function holds, or -1 if it
+ * holds none (no error). */
+static Py_ssize_t
+make_count(PyObject *function)
+{
+    PyObject *count = closure_value(function);
+    if (count == NULL || !PyLong_CheckExact(count)) {
+        return -1;
+    }
+    Py_ssize_t value = PyLong_AsSsize_t(count);
+    if (value < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return value;
+}
+
+/* 1 if tuple.__new__(cls, ...) makes a cls of tuple's allocation: cls a
+ * tuple subclass whose first static base is tuple (tuple.__new__ refuses
+ * others, as unsafe). */
+static int
+tuple_new_applies(PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        return 0;
+    }
+    PyTypeObject *base = (PyTypeObject *)cls;
+    while (base != NULL && (base->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        base = base->tp_base;
+    }
+    return base == &PyTuple_Type;
+}
+
+/* _make(cls, iterable): tuple.__new__(cls, iterable), of len() count. */
+static PyObject *
+nt_function_make(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t count = -1;
+    if (PyVectorcall_NARGS(nargsf) != 2 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)
+        || !runs_template(function, NT_FN_MAKE) || (count = make_count(function)) < 0
+        || !tuple_new_applies(args[0])) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    PyObject *iterable = args[1];
+    if (PyTuple_CheckExact(iterable)) {
+        return nt_make_from(cls, iterable, count);
+    }
+    if (PyList_CheckExact(iterable)) {
+        /* The items as they are now: nothing runs before they are copied. */
+        Py_ssize_t size = PyList_GET_SIZE(iterable);
+        PyObject *record = cls->tp_alloc(cls, size);
+        if (record == NULL) {
+            return NULL;
+        }
+        reset_hash_cache(record);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyList_GET_ITEM(iterable, i));
+        }
+        return nt_checked_length(cls, record, count);
+    }
+    PyObject *values = PySequence_Tuple(iterable);
+    if (values == NULL) {
+        return NULL;
+    }
+    PyObject *result = nt_make_from(cls, values, count);
+    Py_DECREF(values);
+    return result;
+}
+
+/* The count of fields of the _make that self._make finds, where it is
+ * records' function of the template's code, bound to type(self) as
+ * classmethod binds, and nothing else can answer self._make; else -1. */
+static Py_ssize_t
+own_make_count(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    if (type->tp_getattro != PyObject_GenericGetAttr || !no_instance_attributes(self)
+        || staticmethod_callable_offset < 0) {
+        return -1;
+    }
+    PyObject *found = _PyType_Lookup(type, nt_function_names[NT_FN_MAKE]);
+    if (found == NULL || !Py_IS_TYPE(found, &PyClassMethod_Type)) {
+        return -1;
+    }
+    PyObject *function = *(PyObject **)((char *)found + staticmethod_callable_offset);
+    if (function == NULL || !PyFunction_Check(function) || !runs_template(function, NT_FN_MAKE)) {
+        return -1;
+    }
+    return make_count(function);
+}
+
+/* _replace(self, /, **kwds): self._make(map(kwds.pop, fields, self)), then
+ * an error for any keyword left. In C where self._make is records' own,
+ * self iterates as a tuple and the keywords are exact str (whose hash and ==
+ * are str's). */
+static PyObject *
+nt_function_replace(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    PyObject *names = NULL;
+    Py_ssize_t count = -1;
+    if (PyVectorcall_NARGS(nargsf) != 1 || !runs_template(function, NT_FN_REPLACE)
+        || (names = closure_value(function)) == NULL || !PyTuple_CheckExact(names)
+        || !iterates_as_tuple(Py_TYPE(args[0])) || !exact_str_keywords(kwnames)
+        || (count = own_make_count(args[0])) < 0) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    PyObject *self = args[0];
+    PyTypeObject *type = Py_TYPE(self);
+    Py_INCREF(names);
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    Py_ssize_t size = PyTuple_GET_SIZE(self), fields = PyTuple_GET_SIZE(names);
+    Py_ssize_t taken = fields < size ? fields : size; /* map() stops with the shorter */
+    Py_ssize_t used = 0;
+    PyObject *kwds = NULL, *result = NULL;
+    PyObject *values = PyTuple_GetSlice(self, 0, taken);
+    for (Py_ssize_t k = 0; values != NULL && k < nkw; k++) {
+        Py_ssize_t index = field_index(names, taken, PyTuple_GET_ITEM(kwnames, k));
+        if (index >= 0) {
+            Py_SETREF(((PyTupleObject *)values)->ob_item[index], Py_NewRef(args[1 + k]));
+            used++;
+        }
+    }
+    if (values != NULL && (result = nt_make_from(type, values, count)) != NULL && used != nkw) {
+        kwds = PyDict_New();
+        for (Py_ssize_t k = 0; kwds != NULL && k < nkw; k++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+            if (field_index(names, taken, name) < 0 && PyDict_SetItem(kwds, name, args[1 + k]) < 0) {
+                Py_CLEAR(kwds);
+            }
+        }
+        if (kwds != NULL) {
+            unexpected_fields(kwds);
+        }
+        Py_CLEAR(result);
+    }
+    Py_XDECREF(kwds);
+    Py_XDECREF(values);
+    Py_DECREF(names);
+    return result;
+}
+
+/* __repr__(self): self.__class__.__name__ + format % self. In C for a
+ * tuple (str % tuple is str's own there). */
+static PyObject *
+nt_function_repr(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    PyObject *format = NULL;
+    if (PyVectorcall_NARGS(nargsf) != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)
+        || !runs_template(function, NT_FN_REPR) || (format = closure_value(function)) == NULL
+        || !PyUnicode_CheckExact(format) || !PyTuple_Check(args[0])) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    return nt_repr_with(args[0], format);
+}
+
+static PyObject *
+nt_function_asdict(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (PyVectorcall_NARGS(nargsf) != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)
+        || !runs_template(function, NT_FN_ASDICT)) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    return nt_asdict(args[0]);
+}
+
+static PyObject *
+nt_function_getnewargs(PyObject *function, PyObject *const *args, size_t nargsf,
+                       PyObject *kwnames)
+{
+    if (PyVectorcall_NARGS(nargsf) != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)
+        || !runs_template(function, NT_FN_GETNEWARGS)) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    return nt_getnewargs(args[0]);
+}
+
+static const vectorcallfunc nt_function_calls[NT_FN_COUNT] = {
+    nt_function_make, nt_function_replace, nt_function_repr, nt_function_asdict,
+    nt_function_getnewargs,
+};
+
+/* 1 if type finds the function records made of template index under its
+ * name (on the class or inherited), of the template's code. */
+static int
+finds_nt_function(PyTypeObject *type, int index)
+{
+    PyObject *found = _PyType_Lookup(type, nt_function_names[index]);
+    if (found != NULL && index == NT_FN_MAKE && Py_IS_TYPE(found, &PyClassMethod_Type)
+        && staticmethod_callable_offset >= 0) {
+        found = *(PyObject **)((char *)found + staticmethod_callable_offset);
+    }
+    return found != NULL && PyFunction_Check(found) && runs_template(found, index);
+}
+
+/* The templates, checked: METHOD_TEMPLATES, a tuple of one Python function
+ * per name, with a closure of one cell or none, as nt_function_has_cell
+ * says. The first loaded give the codes the vectorcalls run for. */
+static PyObject *
+checked_templates(Builder *self)
+{
+    PyObject *templates = HELPER(self, nt_templates);
+    if (templates == NULL) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(templates) != NT_FN_COUNT) {
+        goto wrong;
+    }
+    for (int i = 0; i < NT_FN_COUNT; i++) {
+        PyObject *template = PyTuple_GET_ITEM(templates, i);
+        if (!PyFunction_Check(template)) {
+            goto wrong;
+        }
+        PyObject *closure = PyFunction_GET_CLOSURE(template);
+        Py_ssize_t cells = closure == NULL ? 0 : PyTuple_GET_SIZE(closure);
+        if (cells != nt_function_has_cell[i]) {
+            goto wrong;
+        }
+    }
+    if (python_function_vectorcall == NULL) {
+        python_function_vectorcall = ((PyFunctionObject *)PyTuple_GET_ITEM(templates, 0))->vectorcall;
+        for (int i = 0; i < NT_FN_COUNT; i++) {
+            nt_function_codes[i] = Py_NewRef(PyFunction_GET_CODE(PyTuple_GET_ITEM(templates, i)));
+        }
+    }
+    return templates;
+
+wrong:
+    PyErr_SetString(PyExc_TypeError,
+                    "records._namedtuple.METHOD_TEMPLATES must be its five method templates");
+    return NULL;
+}
+
+/* Function index for the class typename, of the template's code and
+ * globals, named typename.name, with value in its closure's one cell. */
+static PyObject *
+nt_function(PyObject *template, int index, PyObject *dotted, PyObject *value)
+{
+    PyObject *qualname = PyUnicode_Concat(dotted, nt_function_names[index]);
+    if (qualname == NULL) {
+        return NULL;
+    }
+    PyObject *function = PyFunction_NewWithQualName(PyFunction_GET_CODE(template),
+                                                    PyFunction_GET_GLOBALS(template), qualname);
+    Py_DECREF(qualname);
+    if (function == NULL) {
+        return NULL;
+    }
+    if (value != NULL) {
+        PyObject *cell = PyCell_New(value);
+        PyObject *closure = cell == NULL ? NULL : PyTuple_Pack(1, cell);
+        Py_XDECREF(cell);
+        if (closure == NULL || PyFunction_SetClosure(function, closure) < 0) {
+            Py_XDECREF(closure);
+            Py_DECREF(function);
+            return NULL;
+        }
+        Py_DECREF(closure);
+    }
+    if (PyFunction_GET_CODE(template) == nt_function_codes[index]) {
+#if PY_VERSION_HEX >= 0x030C0000
+        PyFunction_SetVectorcall((PyFunctionObject *)function, nt_function_calls[index]);
+#else
+        ((PyFunctionObject *)function)->vectorcall = nt_function_calls[index];
+#endif
+    }
+    return function;
+}
+
+/* The functions of cls, of field names and repr format, into its dict:
+ * _make as a classmethod, and _replace as __replace__ too from 3.13 on, as
+ * collections writes them. */
+static int
+nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject *names,
+                 PyObject *format)
+{
+    PyObject *templates = checked_templates(self);
+    if (templates == NULL) {
+        return -1;
+    }
+    Py_INCREF(templates);
+    PyObject *dotted = PyUnicode_Concat(typename, str_dot);
+    PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(names));
+    PyObject *make_doc = dotted == NULL ? NULL
+                                        : PyUnicode_FromFormat("Make a new %U object from a "
+                                                               "sequence or iterable",
+                                                               typename);
+    PyObject *replace_doc = make_doc == NULL
+                                ? NULL
+                                : PyUnicode_FromFormat("Return a new %U object replacing "
+                                                       "specified fields with new values",
+                                                       typename);
+    PyObject *values[NT_FN_COUNT] = {count, names, format, NULL, NULL};
+    PyObject *docs[NT_FN_COUNT] = {make_doc, replace_doc, NULL, NULL, NULL};
+    int failed = count == NULL || replace_doc == NULL;
+    for (int i = 0; !failed && i < NT_FN_COUNT; i++) {
+        PyObject *function = nt_function(PyTuple_GET_ITEM(templates, i), i, dotted, values[i]);
+        if (function != NULL && docs[i] != NULL) {
+            Py_XSETREF(((PyFunctionObject *)function)->func_doc, Py_NewRef(docs[i]));
+        }
+        PyObject *entry = function;
+        if (function != NULL && i == NT_FN_MAKE) {
+            entry = PyClassMethod_New(function);
+            Py_DECREF(function);
+        }
+        failed = entry == NULL || PyDict_SetItem(cls->tp_dict, nt_function_names[i], entry) < 0;
+#if PY_VERSION_HEX >= 0x030D0000
+        failed = failed
+                 || (i == NT_FN_REPLACE && PyDict_SetItem(cls->tp_dict, str_dunder_replace, entry) < 0);
+#endif
+        Py_XDECREF(entry);
+    }
+    Py_XDECREF(replace_doc);
+    Py_XDECREF(make_doc);
+    Py_XDECREF(count);
+    Py_XDECREF(dotted);
+    Py_DECREF(templates);
+    return failed ? -1 : 0;
+}
+
+/* tp_repr of a class records built: its __repr__ called, as CPython's
+ * slot calls it (found on the type, bound as a descriptor binds). */
+static PyObject *
+nt_repr_slot(PyObject *self)
+{
+    PyObject *found = _PyType_Lookup(Py_TYPE(self), nt_function_names[NT_FN_REPR]);
+    if (found == NULL) {
+        return PyTuple_Type.tp_repr(self);
+    }
+    Py_INCREF(found);
+    PyObject *result;
+    if (PyFunction_Check(found)) {
+        result = PyObject_Vectorcall(found, &self, 1, NULL);
+    }
+    else {
+        descrgetfunc get = Py_TYPE(found)->tp_descr_get;
+        PyObject *bound = get == NULL ? Py_NewRef(found) : get(found, self, (PyObject *)Py_TYPE(self));
+        result = bound == NULL ? NULL : PyObject_CallNoArgs(bound);
+        Py_XDECREF(bound);
+    }
+    Py_DECREF(found);
+    return result;
+}
+
+/* The interned names of the functions. */
+static int
+nt_functions_ready(void)
+{
+    for (int i = 0; i < NT_FN_COUNT; i++) {
+        if (nt_function_names[i] == NULL
+            && (nt_function_names[i] = PyUnicode_InternFromString(nt_function_texts[i])) == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
