@@ -156,7 +156,7 @@ def namedtuple_method(cls: type, name: str, fields: tuple[str, ...]) -> Any:
 
 #: The type of the descriptors of the methods records adds to a
 #: ``records.namedtuple`` class, in C.
-_method_types: tuple[type, ...] = (accelerator.NamedTupleMethod,) if accelerator is not None else ()
+_method_types: tuple[type, ...] = () if accelerator is None else (accelerator.NamedTupleMethod,)
 
 
 def _register(kind: type, reducer: Callable[[Any], Any]) -> None:

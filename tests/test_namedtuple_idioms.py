@@ -367,7 +367,7 @@ def test_methods_answer_unbound_calls_as_collections_do():
             lambda: P._replace(other, a=5),
             lambda: P._replace(P(1, 2), 3),
             lambda: P._replace(P(1, 2), x=3, q=4),
-            lambda: P._replace(P(1, 2), **{"x": 3}),
+            lambda: P._replace(P(1, 2), y=4, x=3),
             lambda: P._make(),
             lambda: P._make([1, 2], [3]),
             lambda: P._make(iterable=[1, 2]),
