@@ -13,6 +13,7 @@ import inspect
 import pickle
 import re
 import sys
+import types
 import weakref
 
 import pytest
@@ -473,3 +474,93 @@ def test_a_method_moved_away_does_not_pickle():
             del globals()["Moved"]
 
     same_outcomes(scenario)
+
+
+def test_new_called_as_pickle_and_copy_call_it():
+    """cls.__new__(cls, ...), as pickle, copy and Python code call it, binds as collections'."""
+
+    def scenario(make):
+        P = make("P", "x y", defaults=[0])
+        Other = make("Other", "a b")
+
+        class Sub(P):
+            __slots__ = ()
+
+        steps = [
+            lambda: P.__new__(P, 1),
+            lambda: P.__new__(P, 1, 2),
+            lambda: P.__new__(P, y=2, x=1),
+            lambda: P.__new__(P),
+            lambda: P.__new__(P, 1, 2, 3),
+            lambda: P.__new__(P, 1, z=3),
+            lambda: P.__new__(Sub, 1, 2),
+            lambda: type(P.__new__(Sub, 1, 2)),
+            lambda: P.__new__(Other, 1, 2),
+            lambda: P.__new__(tuple, 1, 2),
+            lambda: P.__new__(int, 1, 2),
+            lambda: P.__new__(),
+            lambda: pickle.loads(pickle.dumps(Sub(1, 2))),
+        ]
+        outcomes = [outcome(step) for step in steps]
+        P.__new__.__defaults__ = (7,)
+        outcomes.append(outcome(lambda: P.__new__(P, 1)))
+        outcomes.append(outcome(lambda: copy.copy(tuple.__new__(P, (1,)))))
+        P.__new__.__code__ = Other.__new__.__code__
+        outcomes.append(outcome(lambda: P.__new__(P, 1, 2)))
+        return [text.replace(".<locals>", "") for text in outcomes]
+
+    same_outcomes(scenario)
+
+
+@pytest.mark.skipif(not records.ACCELERATED, reason="the pure path runs the methods' code")
+def test_methods_run_in_c():
+    """
+    With the C accelerator the methods' code does not run for the calls C
+    takes: from C on every version, and from Python code where CPython calls
+    a function through its vectorcall (not 3.11, which runs the code).
+    """
+    P = Ran
+    p = P(1, 2)
+    steps = [
+        lambda: repr(p),
+        lambda: pickle.loads(pickle.dumps(p)),
+        lambda: copy.copy(p),
+        lambda: copy.deepcopy(p),
+        lambda: copyreg.__newobj__(P, 1, 2),
+    ]
+    if sys.version_info[:2] != (3, 11):
+        steps += [
+            lambda: P.__new__(P, 1, 2),
+            lambda: p._replace(x=2),
+            lambda: P._make([1, 2]),
+            lambda: p._asdict(),
+            lambda: p.__getnewargs__(),
+            lambda: P.__repr__(p),
+        ]
+    ran = set()
+
+    def profile(frame, event, argument):
+        if event == "call":
+            ran.add(frame.f_code)
+
+    methods = [vars(P)[name] for name in (*METHOD_NAMES, "__new__")]
+    codes = {getattr(method, "__func__", method).__code__ for method in methods}
+    sys.setprofile(profile)
+    try:
+        for step in steps:
+            step()
+    finally:
+        sys.setprofile(None)
+    assert not ran & codes
+    # The same calls run the code of a copy of the function (the test sees it).
+    sys.setprofile(profile)
+    try:
+        types.FunctionType(
+            p.__repr__.__code__, p.__repr__.__globals__, "r", None, p.__repr__.__closure__
+        )(p)
+    finally:
+        sys.setprofile(None)
+    assert ran & codes
+
+
+Ran = records.namedtuple("Ran", "x y")

@@ -516,8 +516,98 @@ makes_record_of_arguments(PyTypeObject *cls, Py_ssize_t count)
            && PyTuple_GET_SIZE(data->names) == count;
 }
 
+/* CPython's own vectorcall of Python functions, as the first function
+ * records gives one of its own had it (the same for every function). */
+static vectorcallfunc python_function_vectorcall;
+
+/* Have function's calls run call, which must do what its code does, and
+ * hand any call it does not take to python_function_vectorcall. */
+static void
+run_function_in_c(PyObject *function, vectorcallfunc call)
+{
+    vectorcallfunc current = ((PyFunctionObject *)function)->vectorcall;
+    if (python_function_vectorcall == NULL) {
+        python_function_vectorcall = current;
+    }
+    if (current != python_function_vectorcall) {
+        return; /* not CPython's: someone else's to keep */
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    PyFunction_SetVectorcall((PyFunctionObject *)function, call);
+#else
+    ((PyFunctionObject *)function)->vectorcall = call;
+#endif
+}
+
+/* 1 if tuple.__new__(cls, ...) makes a cls of tuple's allocation: cls a
+ * tuple subclass whose first static base is tuple (tuple.__new__ refuses
+ * others, as unsafe). */
+static int
+tuple_new_applies(PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        return 0;
+    }
+    PyTypeObject *base = (PyTypeObject *)cls;
+    while (base != NULL && (base->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        base = base->tp_base;
+    }
+    return base == &PyTuple_Type;
+}
+
+/* A call of the function of a Constructor, __new__(cls, *args, **kwargs):
+ * bound in C, as record_vectorcall binds a call to the class, where cls is
+ * a class records has finished (enable_constructor) and the function is
+ * still the __new__ that cls finds, of the code it was made with (pickle
+ * and copy call it so, and Python code that calls cls.__new__). Any other
+ * call runs its code, which refuses instances of a class being built. */
+static PyObject *
+new_function_vectorcall(PyObject *function, PyObject *const *args, size_t nargsf,
+                        PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *found = nargs >= 1 && PyType_Check(args[0])
+                              && ((PyTypeObject *)args[0])->tp_vectorcall == record_vectorcall
+                              && tuple_new_applies(args[0])
+                          ? _PyType_Lookup((PyTypeObject *)args[0], str_new)
+                          : NULL;
+    if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)
+        || CONSTRUCTOR_DATA(found)->function != function
+        || PyFunction_GET_CODE(function) != CONSTRUCTOR_DATA(found)->code) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    /* Held strongly: a factory may delete it, or change the function's
+     * __defaults__, while this call runs. */
+    Py_INCREF(found);
+    ConstructorData *data = CONSTRUCTOR_DATA(found);
+    PyObject *defaults = Py_XNewRef(PyFunction_GET_DEFAULTS(function));
+    Py_ssize_t size = data->size;
+    PyObject *small[SMALL_RECORD];
+    PyObject **values = size <= SMALL_RECORD ? small : PyMem_New(PyObject *, size);
+    PyObject *record = NULL;
+    if (values == NULL) {
+        PyErr_NoMemory();
+    }
+    else {
+        int bound = bind_arguments(data, defaults, values, args + 1, nargs - 1, kwnames);
+        if (bound == BIND_DONE) {
+            record = record_from_items((PyTypeObject *)args[0], values, size);
+        }
+        else if (bound == BIND_PYTHON) {
+            record = python_function_vectorcall(function, args, nargsf, kwnames);
+        }
+        if (values != small) {
+            PyMem_Free(values);
+        }
+    }
+    Py_XDECREF(defaults);
+    Py_DECREF(found);
+    return record;
+}
+
 /* Let calls to cls take the C constructor: only classes that type.__call__
- * itself calls, whose instances are tuples, and whose __new__ is one. */
+ * itself calls, whose instances are tuples, and whose __new__ is one; and
+ * calls of that __new__ too. */
 static int
 enable_constructor(PyTypeObject *cls)
 {
@@ -528,6 +618,10 @@ enable_constructor(PyTypeObject *cls)
     PyObject *found = _PyType_Lookup(cls, str_new); /* identity only */
     if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)) {
         return 0;
+    }
+    PyObject *function = CONSTRUCTOR_DATA(found)->function;
+    if (function != NULL && PyFunction_Check(function)) {
+        run_function_in_c(function, new_function_vectorcall);
     }
     cls->tp_vectorcall = record_vectorcall;
     return 1;

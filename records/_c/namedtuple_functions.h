@@ -31,9 +31,6 @@ static PyObject *nt_function_names[NT_FN_COUNT];
  * other code runs its code. */
 static PyObject *nt_function_codes[NT_FN_COUNT];
 
-/* CPython's own vectorcall of Python functions, read from a template. */
-static vectorcallfunc python_function_vectorcall;
-
 /* Whether each template has a closure of one cell (the others have none). */
 static const int nt_function_has_cell[NT_FN_COUNT] = {1, 1, 1, 0, 0};
 
@@ -72,22 +69,6 @@ make_count(PyObject *function)
         return -1;
     }
     return value;
-}
-
-/* 1 if tuple.__new__(cls, ...) makes a cls of tuple's allocation: cls a
- * tuple subclass whose first static base is tuple (tuple.__new__ refuses
- * others, as unsafe). */
-static int
-tuple_new_applies(PyObject *cls)
-{
-    if (!PyType_Check(cls)) {
-        return 0;
-    }
-    PyTypeObject *base = (PyTypeObject *)cls;
-    while (base != NULL && (base->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-        base = base->tp_base;
-    }
-    return base == &PyTuple_Type;
 }
 
 /* _make(cls, iterable): tuple.__new__(cls, iterable), of len() count. */
@@ -276,8 +257,7 @@ checked_templates(Builder *self)
             goto wrong;
         }
     }
-    if (python_function_vectorcall == NULL) {
-        python_function_vectorcall = ((PyFunctionObject *)PyTuple_GET_ITEM(templates, 0))->vectorcall;
+    if (nt_function_codes[0] == NULL) {
         for (int i = 0; i < NT_FN_COUNT; i++) {
             nt_function_codes[i] = Py_NewRef(PyFunction_GET_CODE(PyTuple_GET_ITEM(templates, i)));
         }
@@ -317,11 +297,7 @@ nt_function(PyObject *template, int index, PyObject *dotted, PyObject *value)
         Py_DECREF(closure);
     }
     if (PyFunction_GET_CODE(template) == nt_function_codes[index]) {
-#if PY_VERSION_HEX >= 0x030C0000
-        PyFunction_SetVectorcall((PyFunctionObject *)function, nt_function_calls[index]);
-#else
-        ((PyFunctionObject *)function)->vectorcall = nt_function_calls[index];
-#endif
+        run_function_in_c(function, nt_function_calls[index]);
     }
     return function;
 }
