@@ -234,12 +234,13 @@ nt_reduce_ex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         }
         return object_reduce_ex(self, protocol); /* it imports copyreg */
     }
-    Py_INCREF(copyreg);
-    PyObject *newobj = PyObject_GetAttr(copyreg, str_newobj);
-    Py_DECREF(copyreg);
+    /* copyreg.__newobj__, from the dict of the plain module (where a
+     * getattr finds it), held before anything else runs. */
+    PyObject *newobj = PyDict_GetItemWithError(PyModule_GetDict(copyreg), str_newobj);
     if (newobj == NULL) {
-        return NULL;
+        return PyErr_Occurred() ? NULL : object_reduce_ex(self, protocol);
     }
+    Py_INCREF(newobj);
     PyObject *first[] = {(PyObject *)Py_TYPE(self)};
     PyObject *newargs = tuple_after(first, 1, self);
     PyObject *result = newargs == NULL ? NULL
@@ -533,6 +534,38 @@ nt_methods_ready(void)
     return nt_method_types_ready();
 }
 
+/* CPython's tp_new for a class with a __new__ in its dict, as a probe class
+ * showed it (type.__setattr__ gives a class that one); NULL until needed. */
+static newfunc python_new_slot;
+
+/* cls.__new__ = new, as type.__setattr__ sets it, without its search of the
+ * slots a name may update: the dict entry, and CPython's own tp_new for it,
+ * as a probe class made by type() has it. Where the probe does not show
+ * one, type.__setattr__ itself. */
+static int
+nt_set_new(PyTypeObject *cls, PyObject *new)
+{
+    if (python_new_slot == NULL) {
+        PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sOsO}",
+                                                "_RecordsNewProbe", (PyObject *)&PyTuple_Type,
+                                                "__new__", new, "__slots__", empty_tuple);
+        if (probe == NULL) {
+            return -1;
+        }
+        newfunc found = ((PyTypeObject *)probe)->tp_new;
+        Py_DECREF(probe);
+        if (found == NULL || found == PyTuple_Type.tp_new) {
+            return PyObject_SetAttr((PyObject *)cls, str_new, new);
+        }
+        python_new_slot = found;
+    }
+    if (PyDict_SetItem(cls->tp_dict, str_new, new) < 0) {
+        return -1;
+    }
+    cls->tp_new = python_new_slot;
+    return 0;
+}
+
 /* The class of records.namedtuple for names already checked: typename and
  * names interned str, parameters the fields as the parser reads them,
  * defaults a tuple or None, module the __module__ to set, or None. */
@@ -577,8 +610,7 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
     int failed = arguments == NULL
                  || nt_fill(self, cls, typename, names, defaults, arguments, module) < 0
                  || (new = nt_new(self, typename, parameters, defaults, arguments)) == NULL
-                 /* type.__setattr__: tp_new becomes CPython's own for a __new__ in the dict */
-                 || PyObject_SetAttr((PyObject *)cls, str_new, new) < 0
+                 || nt_set_new(cls, new) < 0
                  || nt_add_functions(self, cls, typename, names, format) < 0
                  || nt_add_methods(cls, names) < 0;
     Py_XDECREF(arguments);

@@ -270,6 +270,26 @@ wrong:
     return NULL;
 }
 
+/* before + text + after, as one new str. */
+static PyObject *
+text_between(const char *before, PyObject *text, const char *after)
+{
+    Py_ssize_t head = (Py_ssize_t)strlen(before), tail = (Py_ssize_t)strlen(after);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    PyObject *result = PyUnicode_New(head + length + tail, Py_MAX(127, PyUnicode_MAX_CHAR_VALUE(text)));
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < head; i++) {
+        PyUnicode_WriteChar(result, i, (Py_UCS4)(unsigned char)before[i]);
+    }
+    PyUnicode_CopyCharacters(result, head, text, 0, length);
+    for (Py_ssize_t i = 0; i < tail; i++) {
+        PyUnicode_WriteChar(result, head + length + i, (Py_UCS4)(unsigned char)after[i]);
+    }
+    return result;
+}
+
 /* Function index for the class typename, of the template's code and
  * globals, named typename.name, with value in its closure's one cell. */
 static PyObject *
@@ -317,14 +337,13 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
     PyObject *dotted = PyUnicode_Concat(typename, str_dot);
     PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(names));
     PyObject *make_doc = dotted == NULL ? NULL
-                                        : PyUnicode_FromFormat("Make a new %U object from a "
-                                                               "sequence or iterable",
-                                                               typename);
+                                        : text_between("Make a new ", typename,
+                                                       " object from a sequence or iterable");
     PyObject *replace_doc = make_doc == NULL
                                 ? NULL
-                                : PyUnicode_FromFormat("Return a new %U object replacing "
-                                                       "specified fields with new values",
-                                                       typename);
+                                : text_between("Return a new ", typename,
+                                               " object replacing specified fields with new "
+                                               "values");
     PyObject *values[NT_FN_COUNT] = {count, names, format, NULL, NULL};
     PyObject *docs[NT_FN_COUNT] = {make_doc, replace_doc, NULL, NULL, NULL};
     int failed = count == NULL || replace_doc == NULL;
