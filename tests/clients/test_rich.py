@@ -73,3 +73,71 @@ def test_records_namedtuple_prints_like_collections(width):
 
         outputs.append([pretty_repr(c("r", LONG), max_width=width) for c in (cls, Sub, Custom)])
     assert outputs[0] == outputs[1]
+
+
+#: Named tuples as rich's own pretty-printing tests make them, printed.
+RICH_CASES = """
+import collections, json
+from typing import NamedTuple
+from rich.pretty import pretty_repr
+
+class Item(NamedTuple):
+    name: str
+    notes: list
+    price: float = 0.5
+
+class OwnRepr(NamedTuple):
+    def __repr__(self):
+        return "own"
+
+class Empty(NamedTuple):
+    pass
+
+Plain = collections.namedtuple("Plain", "a b")
+One = collections.namedtuple("One", "a")
+Weird = collections.namedtuple("Weird", "a")
+Weird._fields = 5
+long_notes = ["a" * 30, "b" * 30]
+cases = [
+    Item("water", long_notes), Item("tea", []), OwnRepr(), Empty(), Plain(1, [Plain(2, 3)]),
+    One(1), Weird(1), [Item("x", long_notes)] * 2,
+]
+print(json.dumps([[pretty_repr(case, max_width=width) for width in (20, 80)] for case in cases]
+                 + [pretty_repr(Item("deep", [[[1]]]), max_depth=2)]))
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_named_tuples_print_the_same_with_the_opt_in(pure):
+    """
+    rich prints a process's named tuples as before when RECORDS_NAMEDTUPLE=1
+    gives them records.namedtuple: rich tells a named tuple's own __repr__
+    from collections' by inspect.getfile of its __repr__, which must answer.
+    """
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for opt_in in (None, "1"):
+        environment = {k: v for k, v in os.environ.items() if k != "RECORDS_NAMEDTUPLE"}
+        environment["RECORDS_PURE_PYTHON"] = "1" if pure else "0"
+        if opt_in is not None:
+            environment["RECORDS_NAMEDTUPLE"] = opt_in
+        check = (
+            "import collections, sys; sys.exit('records' not in collections.namedtuple.__module__)"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", check if opt_in else "pass"], env=environment, check=False
+        )
+        assert result.returncode == 0, "the opt-in did not take (is records installed?)"
+        result = subprocess.run(
+            [sys.executable, "-c", RICH_CASES],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
