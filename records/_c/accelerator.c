@@ -77,7 +77,6 @@ static PyObject *str_typing;          /* "typing" */
 static PyObject *str_records_prefix;  /* "records." */
 static PyObject *str_origin;          /* "__origin__" */
 static PyObject *str_dot_new;         /* ".__new__" */
-static PyObject *str_dot;             /* "." */
 static PyObject *str_init_subclass;   /* "__init_subclass__" */
 static PyObject *str_set_name;        /* "__set_name__" */
 static PyObject *str_enum;            /* "enum" */
@@ -249,7 +248,6 @@ module_exec(PyObject *module)
         {&str_records_prefix, "records."},
         {&str_origin, "__origin__"},
         {&str_dot_new, ".__new__"},
-        {&str_dot, "."},
         {&str_init_subclass, "__init_subclass__"},
         {&str_set_name, "__set_name__"},
         {&str_enum, "enum"},

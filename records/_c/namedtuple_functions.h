@@ -24,6 +24,10 @@
 static const char *const nt_function_texts[NT_FN_COUNT] = {
     "_make", "_replace", "__repr__", "_asdict", "__getnewargs__",
 };
+/* What follows the class's name in each qualified name. */
+static const char *const nt_function_suffixes[NT_FN_COUNT] = {
+    "._make", "._replace", ".__repr__", "._asdict", ".__getnewargs__",
+};
 static PyObject *nt_function_names[NT_FN_COUNT];
 
 /* The code of each template, from the first METHOD_TEMPLATES loaded, held
@@ -293,9 +297,9 @@ text_between(const char *before, PyObject *text, const char *after)
 /* Function index for the class typename, of the template's code and
  * globals, named typename.name, with value in its closure's one cell. */
 static PyObject *
-nt_function(PyObject *template, int index, PyObject *dotted, PyObject *value)
+nt_function(PyObject *template, int index, PyObject *typename, PyObject *value)
 {
-    PyObject *qualname = PyUnicode_Concat(dotted, nt_function_names[index]);
+    PyObject *qualname = text_between("", typename, nt_function_suffixes[index]);
     if (qualname == NULL) {
         return NULL;
     }
@@ -334,11 +338,10 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
         return -1;
     }
     Py_INCREF(templates);
-    PyObject *dotted = PyUnicode_Concat(typename, str_dot);
     PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(names));
-    PyObject *make_doc = dotted == NULL ? NULL
-                                        : text_between("Make a new ", typename,
-                                                       " object from a sequence or iterable");
+    PyObject *make_doc = count == NULL ? NULL
+                                       : text_between("Make a new ", typename,
+                                                      " object from a sequence or iterable");
     PyObject *replace_doc = make_doc == NULL
                                 ? NULL
                                 : text_between("Return a new ", typename,
@@ -348,7 +351,7 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
     PyObject *docs[NT_FN_COUNT] = {make_doc, replace_doc, NULL, NULL, NULL};
     int failed = count == NULL || replace_doc == NULL;
     for (int i = 0; !failed && i < NT_FN_COUNT; i++) {
-        PyObject *function = nt_function(PyTuple_GET_ITEM(templates, i), i, dotted, values[i]);
+        PyObject *function = nt_function(PyTuple_GET_ITEM(templates, i), i, typename, values[i]);
         if (function != NULL && docs[i] != NULL) {
             Py_XSETREF(((PyFunctionObject *)function)->func_doc, Py_NewRef(docs[i]));
         }
@@ -367,7 +370,6 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
     Py_XDECREF(replace_doc);
     Py_XDECREF(make_doc);
     Py_XDECREF(count);
-    Py_XDECREF(dotted);
     Py_DECREF(templates);
     return failed ? -1 : 0;
 }
