@@ -143,3 +143,87 @@ class TestConstructorReentrancy:
 class Point(Record):
     x: int
     y: int = 0
+
+
+@accelerated
+class TestNamedTupleFunctions:
+    """The C under records.namedtuple's methods and __new__ holds what it reads."""
+
+    def test_make_of_a_list_a_finalizer_empties(self):
+        """
+        _make copies a list's items before it allocates: a collection there
+        (3.10 and 3.11 collect as they allocate) runs finalizers, which may
+        empty the list (read past its end once).
+        """
+        output = run_child(
+            """
+            import gc
+            import operator
+            import records
+            P = records.namedtuple("P", "a b c d e")
+            values = [object() for _ in range(5)]
+
+            class Emptier:
+                def __del__(self):
+                    values.clear()
+
+            def garbage():
+                cycle = Emptier()
+                cycle.self = cycle
+
+            call = getattr(operator, "call", None)  # 3.11+
+            make = P._make
+            made = 0
+            gc.collect()
+            gc.set_threshold(1)
+            for _ in range(200):
+                garbage()
+                try:
+                    # Called from C, with no allocation before records' own:
+                    # CPython 3.11 runs a function's code for a call from
+                    # Python, and its own list-to-tuple copy reads the
+                    # emptied list (collections' _make crashes there).
+                    call(make, values) if call else next(map(make, [values]))
+                    made += 1
+                except TypeError:
+                    pass
+                values[:] = [object() for _ in range(5)]
+            gc.set_threshold(700)
+            print(made > 0)
+            """
+        )
+        assert "True\n" == output
+
+    def test_replace_of_a_class_whose_fields_a_comparison_changes(self):
+        """
+        _replace holds its field names while it looks _make up: a key of the
+        class's dict that compares equal to "_make" runs code there, which
+        may free them (read after they were freed once).
+        """
+        output = run_child(
+            """
+            import gc
+            import records
+            P = records.namedtuple("P", "x y")
+            replace = vars(P)["_replace"]
+            cell = replace.__closure__[replace.__code__.co_freevars.index("field_names")]
+
+            class Key(str):
+                def __hash__(self):
+                    return hash("_make")
+                def __eq__(self, other):
+                    cell.cell_contents = tuple(["x", "y"])  # the old tuple is freed
+                    return False
+
+            class Q(P):
+                __slots__ = ()
+
+            gc.get_referents(Q.__dict__)[0][Key("other")] = 1  # not a str: compared
+            Q.probe = 1  # the class changed: lookups search its dict again
+            del Q.probe
+            for _ in range(3):
+                cell.cell_contents = tuple(["x", "y"])
+                print(Q(1, 2)._replace(y=5))
+            """
+        )
+        assert "Q(x=1, y=5)\n" * 3 == output

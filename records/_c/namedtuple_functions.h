@@ -90,18 +90,16 @@ nt_function_make(PyObject *function, PyObject *const *args, size_t nargsf, PyObj
     if (PyTuple_CheckExact(iterable)) {
         return nt_make_from(cls, iterable, count);
     }
-    if (PyList_CheckExact(iterable)) {
-        /* The items as they are now: nothing runs before they are copied. */
+    if (PyList_CheckExact(iterable) && PyList_GET_SIZE(iterable) <= SMALL_RECORD) {
+        /* The items as they are now, held before the allocation (which may
+         * collect garbage, and so run finalizers that change the list). */
         Py_ssize_t size = PyList_GET_SIZE(iterable);
-        PyObject *record = cls->tp_alloc(cls, size);
-        if (record == NULL) {
-            return NULL;
-        }
-        reset_hash_cache(record);
+        PyObject *items[SMALL_RECORD];
         for (Py_ssize_t i = 0; i < size; i++) {
-            ((PyTupleObject *)record)->ob_item[i] = Py_NewRef(PyList_GET_ITEM(iterable, i));
+            items[i] = Py_NewRef(PyList_GET_ITEM(iterable, i));
         }
-        return nt_checked_length(cls, record, count);
+        PyObject *record = record_from_items(cls, items, size);
+        return record == NULL ? NULL : nt_checked_length(cls, record, count);
     }
     PyObject *values = PySequence_Tuple(iterable);
     if (values == NULL) {
@@ -142,16 +140,20 @@ static PyObject *
 nt_function_replace(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     PyObject *names = NULL;
-    Py_ssize_t count = -1;
     if (PyVectorcall_NARGS(nargsf) != 1 || !runs_template(function, NT_FN_REPLACE)
         || (names = closure_value(function)) == NULL || !PyTuple_CheckExact(names)
-        || !iterates_as_tuple(Py_TYPE(args[0])) || !exact_str_keywords(kwnames)
-        || (count = own_make_count(args[0])) < 0) {
+        || !iterates_as_tuple(Py_TYPE(args[0])) || !tuple_new_applies((PyObject *)Py_TYPE(args[0]))
+        || !exact_str_keywords(kwnames)) {
+        return python_function_vectorcall(function, args, nargsf, kwnames);
+    }
+    Py_INCREF(names); /* a type lookup may compare keys, which may run code */
+    Py_ssize_t count = own_make_count(args[0]);
+    if (count < 0) {
+        Py_DECREF(names);
         return python_function_vectorcall(function, args, nargsf, kwnames);
     }
     PyObject *self = args[0];
     PyTypeObject *type = Py_TYPE(self);
-    Py_INCREF(names);
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     Py_ssize_t size = PyTuple_GET_SIZE(self), fields = PyTuple_GET_SIZE(names);
     Py_ssize_t taken = fields < size ? fields : size; /* map() stops with the shorter */
@@ -320,7 +322,7 @@ nt_function(PyObject *template, int index, PyObject *typename, PyObject *value)
         }
         Py_DECREF(closure);
     }
-    if (PyFunction_GET_CODE(template) == nt_function_codes[index]) {
+    if (PyFunction_GET_CODE(function) == nt_function_codes[index]) {
         run_function_in_c(function, nt_function_calls[index]);
     }
     return function;
