@@ -288,7 +288,8 @@ def test_methods_pickle_as_collections_do():
         P = make("Found", "a b")
         globals()["Found"] = P
         try:
-            methods = [vars(P)[name] for name in METHOD_NAMES]
+            methods = [vars(P)[name] for name in METHOD_NAMES if name != "_make"]
+            methods += [vars(P)["_make"].__func__, P._make, P(1, 2)._replace]
             outcomes = [outcome(lambda m=m: pickle.loads(pickle.dumps(m))) for m in methods]
             # The module of the functions is their file's, as inspect.getfile says.
             return [
@@ -299,6 +300,37 @@ def test_methods_pickle_as_collections_do():
             globals()["Found"] = Found
 
     same_outcomes(scenario)
+
+
+def test_make_is_a_classmethod_that_binds_once():
+    """
+    _make is a classmethod to every check, whose binding to its own class is
+    made once (records); it binds anew to a subclass, and pickles, alone,
+    not at all (a classmethod cannot), and by value as a classmethod.
+    """
+    P = records.namedtuple("P", "x y")
+
+    class Sub(P):
+        __slots__ = ()
+
+    make = vars(P)["_make"]
+    assert isinstance(make, classmethod)
+    assert [a.kind for a in inspect.classify_class_attrs(P) if a.name == "_make"] == [
+        "class method"
+    ]
+    assert (P._make.__self__, Sub._make.__self__) == (P, Sub)
+    assert type(Sub._make([1, 2])) is Sub
+    assert make.__get__(None, Sub).__self__ is Sub
+    assert make.__get__(P(1, 2)).__self__ is P
+    if records.ACCELERATED:
+        assert P._make is P._make
+    assert Sub._make is not Sub._make
+    with pytest.raises((TypeError, pickle.PicklingError)):
+        pickle.dumps(make)
+    if records.ACCELERATED:  # what cloudpickle and dill make of it, pickling a class by value
+        rebuild, arguments = make.__reduce__()
+        rebuilt = rebuild(*arguments)
+        assert (type(rebuilt), rebuilt.__func__) == (classmethod, make.__func__)
 
 
 #: The methods collections.namedtuple writes in Python.

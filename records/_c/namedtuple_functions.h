@@ -35,6 +35,9 @@ static PyObject *nt_function_names[NT_FN_COUNT];
  * other code runs its code. */
 static PyObject *nt_function_codes[NT_FN_COUNT];
 
+/* _make's classmethod (below). */
+static PyTypeObject MakeMethodType;
+
 /* Whether each template has a closure of one cell (the others have none). */
 static const int nt_function_has_cell[NT_FN_COUNT] = {1, 1, 1, 0, 0};
 
@@ -110,6 +113,14 @@ nt_function_make(PyObject *function, PyObject *const *args, size_t nargsf, PyObj
     return result;
 }
 
+/* 1 if object is a classmethod as records makes them (which binds as
+ * classmethod binds). */
+static inline int
+is_classmethod(PyObject *object)
+{
+    return Py_IS_TYPE(object, &PyClassMethod_Type) || Py_IS_TYPE(object, &MakeMethodType);
+}
+
 /* The count of fields of the _make that self._make finds, where it is
  * records' function of the template's code, bound to type(self) as
  * classmethod binds, and nothing else can answer self._make; else -1. */
@@ -122,7 +133,7 @@ own_make_count(PyObject *self)
         return -1;
     }
     PyObject *found = _PyType_Lookup(type, nt_function_names[NT_FN_MAKE]);
-    if (found == NULL || !Py_IS_TYPE(found, &PyClassMethod_Type)) {
+    if (found == NULL || !is_classmethod(found)) {
         return -1;
     }
     PyObject *function = *(PyObject **)((char *)found + staticmethod_callable_offset);
@@ -232,7 +243,7 @@ static int
 finds_nt_function(PyTypeObject *type, int index)
 {
     PyObject *found = _PyType_Lookup(type, nt_function_names[index]);
-    if (found != NULL && index == NT_FN_MAKE && Py_IS_TYPE(found, &PyClassMethod_Type)
+    if (found != NULL && index == NT_FN_MAKE && is_classmethod(found)
         && staticmethod_callable_offset >= 0) {
         found = *(PyObject **)((char *)found + staticmethod_callable_offset);
     }
@@ -328,6 +339,122 @@ nt_function(PyObject *template, int index, PyObject *typename, PyObject *value)
     return function;
 }
 
+/*
+ * _make's classmethod: a classmethod that keeps the method it binds to the
+ * class whose dict holds it, and gives that one method at each P._make
+ * (a bound method cannot be changed: only its identity tells it is the same
+ * one), binding anew to any other class, as classmethod does. It is a
+ * classmethod to isinstance(), inspect and help(); it pickles as
+ * classmethod(function), as cloudpickle pickles a classmethod.
+ */
+typedef struct {
+    PyObject *owner; /* the class whose dict holds it; borrowed: compared only */
+    PyObject *bound; /* the method bound to owner, once made */
+} MakeMethodData;
+
+#define MAKE_METHOD_DATA(self) \
+    ((MakeMethodData *)((char *)(self) + PyClassMethod_Type.tp_basicsize))
+
+static PyObject *
+make_method_get(PyObject *self, PyObject *object, PyObject *type)
+{
+    MakeMethodData *data = MAKE_METHOD_DATA(self);
+    if (type == NULL) {
+        type = (PyObject *)Py_TYPE(object);
+    }
+    if (type != data->owner) {
+        return PyClassMethod_Type.tp_descr_get(self, object, type);
+    }
+    if (data->bound == NULL) {
+        PyObject *bound = PyClassMethod_Type.tp_descr_get(self, object, type);
+        if (bound == NULL) {
+            return NULL;
+        }
+        if (data->bound != NULL) { /* made meanwhile, by code the binding ran */
+            return bound;
+        }
+        data->bound = bound;
+    }
+    return Py_NewRef(data->bound);
+}
+
+static int
+make_method_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(MAKE_METHOD_DATA(self)->bound);
+    return PyClassMethod_Type.tp_traverse(self, visit, arg);
+}
+
+static int
+make_method_clear(PyObject *self)
+{
+    Py_CLEAR(MAKE_METHOD_DATA(self)->bound);
+    return PyClassMethod_Type.tp_clear(self);
+}
+
+static void
+make_method_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(MAKE_METHOD_DATA(self)->bound);
+    /* classmethod's dealloc untracks the object itself, as subtype_dealloc
+     * expects of a base's dealloc: track it again first. */
+    PyObject_GC_Track(self);
+    PyClassMethod_Type.tp_dealloc(self);
+}
+
+static int
+make_method_init(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    PyErr_SetString(PyExc_TypeError, "_make's classmethod cannot be initialized again");
+    return -1;
+}
+
+/* classmethod(function), as cloudpickle pickles a classmethod. */
+static PyObject *
+make_method_reduce(PyObject *self, PyObject *unused)
+{
+    PyObject *function = *(PyObject **)((char *)self + staticmethod_callable_offset);
+    return Py_BuildValue("O(O)", (PyObject *)&PyClassMethod_Type,
+                         function != NULL ? function : Py_None);
+}
+
+static PyMethodDef make_method_methods[] = {
+    {"__reduce__", make_method_reduce, METH_NOARGS, "Pickle as classmethod(function)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject MakeMethodType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "records._accelerator_c.MakeMethod",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "_make's classmethod: it binds to its class once.",
+    .tp_dealloc = make_method_dealloc,
+    .tp_traverse = make_method_traverse,
+    .tp_clear = make_method_clear,
+    .tp_init = make_method_init,
+    .tp_descr_get = make_method_get,
+    .tp_methods = make_method_methods,
+};
+
+/* classmethod(function) for owner's dict: a MakeMethod where classmethod's
+ * layout is the one checked (staticmethod_callable_offset), else a plain
+ * classmethod. */
+static PyObject *
+make_method(PyObject *function, PyTypeObject *owner)
+{
+    if (staticmethod_callable_offset < 0 || MakeMethodType.tp_base == NULL) {
+        return PyClassMethod_New(function);
+    }
+    PyObject *self = MakeMethodType.tp_alloc(&MakeMethodType, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    *(PyObject **)((char *)self + staticmethod_callable_offset) = Py_NewRef(function);
+    MAKE_METHOD_DATA(self)->owner = (PyObject *)owner;
+    return self;
+}
+
 /* The functions of cls, of field names and repr format, into its dict:
  * _make as a classmethod, and _replace as __replace__ too from 3.13 on, as
  * collections writes them. */
@@ -359,7 +486,7 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
         }
         PyObject *entry = function;
         if (function != NULL && i == NT_FN_MAKE) {
-            entry = PyClassMethod_New(function);
+            entry = make_method(function, cls);
             Py_DECREF(function);
         }
         failed = entry == NULL || PyDict_SetItem(cls->tp_dict, nt_function_names[i], entry) < 0;
@@ -400,10 +527,20 @@ nt_repr_slot(PyObject *self)
     return result;
 }
 
-/* The interned names of the functions. */
+/* The interned names of the functions, and MakeMethod, where classmethod
+ * has the layout checked. */
 static int
 nt_functions_ready(void)
 {
+    if (MakeMethodType.tp_base == NULL && staticmethod_callable_offset >= 0) {
+        MakeMethodType.tp_base = &PyClassMethod_Type;
+        MakeMethodType.tp_basicsize
+            = PyClassMethod_Type.tp_basicsize + (Py_ssize_t)sizeof(MakeMethodData);
+        if (PyType_Ready(&MakeMethodType) < 0) {
+            MakeMethodType.tp_base = NULL;
+            return -1;
+        }
+    }
     for (int i = 0; i < NT_FN_COUNT; i++) {
         if (nt_function_names[i] == NULL
             && (nt_function_names[i] = PyUnicode_InternFromString(nt_function_texts[i])) == NULL) {
