@@ -88,10 +88,15 @@ def init_subclass(cls: type[Record], record_base: type[Record], keywords: dict[s
     ``Record.__init_subclass__`` for the new class *cls*: the layout first
     (``_sealing.seal_if_safe``), so that mixins' hooks and anything else that
     sees the class can only make instances of its final layout; then
-    ``finish``.
+    ``finish``. Meanwhile *cls* is marked as being built
+    (``_layout.begin_build``): only then may ``_layout`` change it.
     """
-    sealed = _sealing.seal_if_safe(cls, record_base)
-    finish(cls, record_base, sealed, keywords)
+    call = _layout.begin_build(cls)
+    try:
+        sealed = _sealing.seal_if_safe(cls, record_base, first=call == _layout.CALL_FIRST)
+        finish(cls, record_base, sealed, keywords)
+    finally:
+        _layout.end_build(cls, call)
 
 
 def finish(

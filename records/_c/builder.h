@@ -1018,6 +1018,9 @@ finish_in_python(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssi
     return result;
 }
 
+static PyObject *build_marked(Builder *self, PyTypeObject *cls, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames);
+
 /* Record.__init_subclass__(cls, **kwargs), bound to this Builder. */
 static PyObject *
 builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t nargs,
@@ -1039,25 +1042,36 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs a subclass of Record");
         return NULL;
     }
-    /* Before the seal: loading a helper may import, and so run Python code. */
-    if (builds_ready(self) < 0) {
+    /* Before the mark: loading a helper may import, and measuring the
+     * baseline makes a probe class, both running Python code, which must
+     * never see a class whose layout is being decided. */
+    if (builds_ready(self) < 0 || (self->baseline < 0 && measure_baseline(self) < 0)) {
         return NULL;
     }
-    int first = first_call(cls);
-    int hooked = first ? hook_before_record(cls, record) : 1;
-    if (hooked < 0) {
+    /* Only the first call, the one a class statement makes, may change the
+     * layout; what the call does with the class after it is decided is
+     * build_marked's. */
+    int call = begin_build(cls);
+    int hooked = call == CALL_FIRST ? hook_before_record(cls, record) : 1;
+    int decided = hooked != 0 ? 0 : may_seal_here(self, cls);
+    int sealed = decided > 0 ? seal_type(cls) : 0;
+    if (hooked < 0 || decided < 0 || sealed < 0
+        || (sealed > 0 && prepare_allocation(cls, record) < 0)) {
+        end_build(cls, call);
         return NULL;
     }
-    int decided = hooked ? 0 : may_seal_here(self, cls);
-    if (decided < 0) {
-        return NULL;
-    }
-    if (decided) {
-        int sealed = seal_type(cls);
-        if (sealed < 0 || (sealed && prepare_allocation(cls, record) < 0)) {
-            return NULL;
-        }
-    }
+    layout_decided(cls);
+    PyObject *result = build_marked(self, cls, args, nargs, kwnames);
+    end_build(cls, call);
+    return result;
+}
+
+/* The rest of Record.__init_subclass__(cls, **kwargs) once the layout of
+ * cls is decided, while it is marked as being built. */
+static PyObject *
+build_marked(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames)
+{
     PyObject *mro = cls->tp_mro;
     int plain = nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
                 && mro != NULL && PyTuple_GET_SIZE(mro) >= 3

@@ -490,20 +490,6 @@ record_sizeof(PyObject *self, PyObject *unused)
     return PyLong_FromSsize_t(basic + items * (Py_ssize_t)sizeof(PyObject *));
 }
 
-/* prepare(cls, Record): prepare_allocation, for _sealing. */
-static PyObject *
-records_prepare(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "prepare() takes a class and Record");
-        return NULL;
-    }
-    if (prepare_allocation((PyTypeObject *)args[0], (PyTypeObject *)args[1]) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
 /* building(cls): whether cls is a prepared record class being built. */
 static PyObject *
 records_building(PyObject *module, PyObject *cls)
