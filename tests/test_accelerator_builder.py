@@ -230,15 +230,19 @@ def test_keywords_reach_init_subclass():
 
 
 def test_build_declines_other_types():
-    """build() leaves alone what is not a new record class."""
+    """build() leaves alone what is not a new record class that records is building."""
 
     class NotRecord(tuple):
+        pass
+
+    class Finished(Record):
         pass
 
     builder = _accelerator.c.Builder(Record)
     assert builder.build(int) is False
     assert builder.build(NotRecord) is False
     assert "__dict__" in vars(NotRecord)
+    assert builder.build(Finished) is False
 
 
 @given(record_shapes())

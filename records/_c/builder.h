@@ -1116,7 +1116,8 @@ builder_init_subclass(PyObject *self, PyObject *unused)
 }
 
 /* Builder.build(cls): build_record() alone, for tests: True if built, False
- * if declined (or cls is not a new class). */
+ * if declined (or cls is not a new class that records is building, whose
+ * dict write() alone may change). */
 static PyObject *
 builder_build(PyObject *self, PyObject *cls)
 {
@@ -1125,6 +1126,10 @@ builder_build(PyObject *self, PyObject *cls)
     }
     if (builds_ready((Builder *)self) < 0) {
         return NULL;
+    }
+    PyObject *mark = ((PyTypeObject *)cls)->tp_cache;
+    if (mark != mark_deciding && mark != mark_building) {
+        Py_RETURN_FALSE;
     }
     int outcome = build_record((Builder *)self, (PyTypeObject *)cls);
     return outcome < 0 ? NULL : PyBool_FromLong(outcome);
