@@ -228,9 +228,12 @@ check_field_name(Builder *self, PyObject *record_name, PyObject *name)
 /* _builder.field_accessor: the accessor of field name at index, of the
  * sealed class cls. A member descriptor if cls is being built as a record
  * (prepare_allocation), with its room first (Python code may run before the
- * build ends, and find the descriptor); else, or when its docstring holds a
- * NUL (which a member's C string would cut), the bounds-checked accessor
- * (made with *scratch, see make_accessor). */
+ * build ends, and find the descriptor), where its layout has room for the
+ * item, as member() requires (the room of its fields so far, and the next);
+ * else, or when its docstring holds a NUL (which a member's C string would
+ * cut), the bounds-checked accessor (made with *scratch, see
+ * make_accessor). A field of either kind gets its room, so that the next
+ * fits. */
 static PyObject *
 field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc,
                PyObject **scratch)
@@ -239,11 +242,13 @@ field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t inde
     if (nul == -2) {
         return NULL;
     }
-    if (MEMBERS_ARE_FASTER && is_building(cls) && nul < 0) {
+    if (MEMBERS_ARE_FASTER && is_building(cls) && index < room_in_layout(cls)) {
         if (lay_out_members(cls, index + 1) < 0) {
             return NULL;
         }
-        return make_member(cls, name, index, doc);
+        if (nul < 0) {
+            return make_member(cls, name, index, doc);
+        }
     }
     PyObject *index_object = PyLong_FromSsize_t(index);
     if (index_object == NULL) {
