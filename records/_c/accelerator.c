@@ -184,10 +184,11 @@ static PyMethodDef module_methods[] = {
      "by name, as method descriptors of the class given."},
     {"seal", records_seal, METH_O,
      "seal(cls) -> bool\n\nRemove the instance __dict__ CPython gave the new tuple "
-     "subclass cls; return whether its instances have no __dict__."},
+     "subclass cls, whose layout records is deciding (begin_build); return whether its "
+     "instances have no __dict__."},
     {"write", records_write, METH_VARARGS,
-     "write(cls, attributes) -> None\n\nSet attributes on the new record class cls, "
-     "straight into its dict."},
+     "write(cls, attributes) -> None\n\nSet attributes on the record class cls that records "
+     "is building (begin_build), straight into its dict."},
     {"begin_build", records_begin_build, METH_O,
      "begin_build(cls) -> int\n\nMark the record class cls as being built by a call of "
      "Record.__init_subclass__ that begins: seal(), prepare() and write() change only such "
@@ -208,13 +209,15 @@ static PyMethodDef module_methods[] = {
      "and calls to it take the C constructor its __new__ holds where they can; return "
      "whether they can."},
     {"prepare", (PyCFunction)(void (*)(void))records_prepare, METH_FASTCALL,
-     "prepare(cls, Record) -> None\n\nGive the new, sealed record class cls the allocation "
-     "of records, refusing instances until enable()."},
+     "prepare(cls, Record) -> None\n\nGive the new, sealed record class cls, whose layout "
+     "records is deciding (begin_build), the allocation of records, refusing instances "
+     "until enable()."},
     {"building", records_building, METH_O,
      "building(cls) -> bool\n\nWhether cls is a prepared record class being built."},
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
-     "at index, for the record class cls being built."},
+     "at index, for the record class cls, whose layout has room for the item: its fields, "
+     "and the next while it may grow."},
     {"field", records_field, METH_O,
      "field(accessor) -> (cls, index) | None\n\nThe class and item index of the member "
      "descriptor accessor of a record field; None for any other object."},
