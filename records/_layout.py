@@ -154,14 +154,22 @@ CALL_FIRST, CALL_AGAIN, CALL_NESTED = 0, 1, 2
 
 # The marks: the layout is to be decided, it is decided, the call is over.
 _DECIDING, _BUILDING, _DONE = "deciding", "building", "done"
-#: The build mark of each class ``begin_build`` has seen, by a weak reference
-#: to it, which leaves with the class (with the C accelerator, its own
-#: functions keep the mark on the class).
-_marks: dict[object, str] = {}
+#: The build mark of each class ``begin_build`` has seen, by its id (with
+#: the C accelerator, its own functions keep the mark on the class); and a
+#: weak reference to the class, whose callback drops both when the class
+#: goes, before its id can be another's.
+_marks: dict[int, str] = {}
+_references: dict[int, object] = {}
 
 
-def _forget(reference: object) -> None:
-    _marks.pop(reference, None)
+def _forgetting(key: int) -> Callable[[object], None]:
+    """Return the callback of the weak reference to the class of id *key*."""
+
+    def forget(reference: object) -> None:
+        _marks.pop(key, None)
+        _references.pop(key, None)
+
+    return forget
 
 
 def _begin_build(cls: type) -> int:
@@ -171,28 +179,30 @@ def _begin_build(cls: type) -> int:
     ``CALL_NESTED``), for ``end_build``.
     """
     _check_changeable(cls, "begin_build")
-    mark = _marks.get(_weak_reference(cls))
+    key = id(cls)
+    mark = _marks.get(key)
     if mark is None:
-        _marks[_weak_reference(cls, _forget)] = _DECIDING
+        _references[key] = _weak_reference(cls, _forgetting(key))
+        _marks[key] = _DECIDING
         return CALL_FIRST
     if mark == _DONE:
-        _marks[_weak_reference(cls)] = _BUILDING
+        _marks[key] = _BUILDING
         return CALL_AGAIN
     return CALL_NESTED
 
 
 def _layout_decided(cls: type) -> None:
     """Mark the layout of *cls*, being built, as decided: ``seal`` no longer changes it."""
-    reference = _weak_reference(cls)
-    if _marks.get(reference) == _DECIDING:
-        _marks[reference] = _BUILDING
+    key = id(cls)
+    if _marks.get(key) == _DECIDING:
+        _marks[key] = _BUILDING
 
 
 def _end_build(cls: type, call: int) -> None:
     """End the call of ``Record.__init_subclass__`` for which ``begin_build`` returned *call*."""
-    reference = _weak_reference(cls)
-    if call != CALL_NESTED and _marks.get(reference) in (_DECIDING, _BUILDING):
-        _marks[reference] = _DONE
+    key = id(cls)
+    if call != CALL_NESTED and _marks.get(key) in (_DECIDING, _BUILDING):
+        _marks[key] = _DONE
 
 
 def _check_being_built(cls: type, function: str, *, deciding: bool) -> None:
@@ -201,7 +211,7 @@ def _check_being_built(cls: type, function: str, *, deciding: bool) -> None:
     layout it is not deciding): only the builders can tell that it has no
     instance.
     """
-    mark = _marks.get(_weak_reference(cls))
+    mark = _marks.get(id(cls))
     if mark == _DECIDING or (mark == _BUILDING and not deciding):
         return
     when = ", before its layout is decided," if deciding else ","
