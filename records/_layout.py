@@ -21,12 +21,13 @@ So ``seal`` is called only where no instance of *cls* can exist yet: first
 thing in ``Record.__init_subclass__``, before records runs any Python code,
 and only when no code but CPython's own has had the class before (the
 builders decide; see ``_sealing.may_seal``). No other code can tell that a
-class has no instance, so ``seal`` and ``write`` change only a class that
-records is building, which the builders mark (``begin_build``,
-``layout_decided``, ``end_build``), and refuse any other with a
-``TypeError``: ``seal`` only before the layout of the class is decided, in
-the first call of ``Record.__init_subclass__`` on it, and ``write`` until the
-call ends.
+class has no instance, so where they change a class behind CPython's back,
+``seal`` and ``write`` change only one that records is building, which the
+builders mark (``begin_build``, ``layout_decided``, ``end_build``), and
+refuse any other with a ``TypeError``: ``seal`` only before the layout of
+the class is decided, in the first call of ``Record.__init_subclass__`` on
+it, and ``write`` until the call ends. (Where the layout cannot be changed,
+``seal`` only tells and ``write`` sets attributes the ordinary way.)
 
 Safety of the edit itself: nothing is written unless (1) the interpreter is a
 CPython version listed here, not free-threaded; (2) at first use, the ctypes
