@@ -88,10 +88,15 @@ def init_subclass(cls: type[Record], record_base: type[Record], keywords: dict[s
     ``Record.__init_subclass__`` for the new class *cls*: the layout first
     (``_sealing.seal_if_safe``), so that mixins' hooks and anything else that
     sees the class can only make instances of its final layout; then
-    ``finish``.
+    ``finish``. Meanwhile *cls* is marked as being built
+    (``_layout.begin_build``): only then may ``_layout`` change it.
     """
-    sealed = _sealing.seal_if_safe(cls, record_base)
-    finish(cls, record_base, sealed, keywords)
+    call = _layout.begin_build(cls)
+    try:
+        sealed = _sealing.seal_if_safe(cls, record_base, first=call == _layout.CALL_FIRST)
+        finish(cls, record_base, sealed, keywords)
+    finally:
+        _layout.end_build(cls, call)
 
 
 def finish(
@@ -179,15 +184,16 @@ def is_rebuilt(cls: type[Record], record_base: type[Record]) -> bool:
 
 def member_accessors(cls: type[Record], record_base: type[Record]) -> dict[str, Any]:
     """
-    Return a member descriptor for each field *cls* declares, for the rebuilt
-    class *cls* being built (whose accessors ``is_rebuilt`` checked), with
-    the docs of the accessors it has.
+    Return the accessor of each field *cls* declares, a member descriptor
+    where ``field_accessor`` makes one, for the rebuilt class *cls* being
+    built (whose accessors ``is_rebuilt`` checked), with the docs of the
+    accessors it has.
     """
     names = cls._fields
     first = len(_fields_source(cls, record_base)._fields)
     namespace = cls.__dict__
     return {
-        name: accelerator.member(cls, name, index, namespace[name].__doc__ or "")  # type: ignore[union-attr]
+        name: field_accessor(cls, name, index, namespace[name].__doc__ or "", members=True)
         for index, name in enumerate(names[first:], first)
     }
 
@@ -320,11 +326,21 @@ def _may_be_classvar(annotation: object) -> bool:
 
 def field_accessor(cls: type[Record], name: str, index: int, doc: str, *, members: bool) -> Any:
     """
-    Return the accessor of field *name*: a member descriptor if *members*,
-    unless *doc* holds a NUL, which the member's C string would cut off.
+    Return the accessor of field *name*: a member descriptor if *members*
+    and the layout of *cls* has room for item *index* (its fields so far,
+    and the next: ``accelerator.member``), unless *doc* holds a NUL, which
+    the member's C string would cut off; else the bounds-checked accessor.
+    A field of either kind gets its room, as in C, so that the next fits.
     """
-    if members and accelerator is not None and "\x00" not in doc:
-        return accelerator.member(cls, name, index, doc)
+    if members and accelerator is not None:
+        whole = "\x00" not in doc
+        try:
+            member = accelerator.member(cls, name, index, doc if whole else "")
+        except ValueError:  # beyond the room a base left: the bounds-checked accessor
+            pass
+        else:
+            if whole:
+                return member
     return accessor(index, doc)
 
 

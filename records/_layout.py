@@ -20,7 +20,14 @@ the new one (a leaked dict on 3.10 and 3.11, a corrupted heap from 3.12 on).
 So ``seal`` is called only where no instance of *cls* can exist yet: first
 thing in ``Record.__init_subclass__``, before records runs any Python code,
 and only when no code but CPython's own has had the class before (the
-builders decide; see ``_sealing.may_seal``).
+builders decide; see ``_sealing.may_seal``). No other code can tell that a
+class has no instance, so where they change a class behind CPython's back,
+``seal`` and ``write`` change only one that records is building, which the
+builders mark (``begin_build``, ``layout_decided``, ``end_build``), and
+refuse any other with a ``TypeError``: ``seal`` only before the layout of
+the class is decided, in the first call of ``Record.__init_subclass__`` on
+it, and ``write`` until the call ends. (Where the layout cannot be changed,
+``seal`` only tells and ``write`` sets attributes the ordinary way.)
 
 Safety of the edit itself: nothing is written unless (1) the interpreter is a
 CPython version listed here, not free-threaded; (2) at first use, the ctypes
@@ -43,6 +50,7 @@ from __future__ import annotations
 
 import sys
 from _thread import allocate_lock
+from _weakref import ref as _weak_reference
 
 from ._accelerator import c as accelerator
 from ._accelerator import free_threaded
@@ -88,6 +96,8 @@ def seal(cls: type) -> bool:
     _check_changeable(cls, "seal")
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
+        if accelerator is None:  # the C seal checks the mark itself
+            _check_being_built(cls, "seal", deciding=True)
         return sealer[0](cls)
     # Not every interpreter has __dictoffset__ (PyPy has not): unknown means
     # "may have a dict", and the caller then forbids setting attributes.
@@ -109,6 +119,8 @@ def write(cls: type, attributes: dict[str, object]) -> None:
     _check_changeable(cls, "write")
     sealer = _sealer if _resolved else _resolve()
     if sealer is not None:
+        if accelerator is None:  # the C write checks the mark itself
+            _check_being_built(cls, "write", deciding=False)
         sealer[1](cls, attributes)
     else:
         _set_one_by_one(cls, attributes)
@@ -134,6 +146,92 @@ def _check_changeable(cls: object, function: str) -> None:
     ):
         msg = f"{function}() needs a tuple subclass made by a class statement, not {cls!r}"
         raise TypeError(msg)
+
+
+#: What ``begin_build`` returns: the first call of ``Record.__init_subclass__``
+#: on a class (its layout is to be decided), a later one, or one inside a
+#: call under way (which leaves the mark alone).
+CALL_FIRST, CALL_AGAIN, CALL_NESTED = 0, 1, 2
+
+# The marks: the layout is to be decided, it is decided, the call is over.
+_DECIDING, _BUILDING, _DONE = "deciding", "building", "done"
+#: The build mark of each class ``begin_build`` has seen, by its id (with
+#: the C accelerator, its own functions keep the mark on the class); and a
+#: weak reference to the class, whose callback drops both when the class
+#: goes, before its id can be another's.
+_marks: dict[int, str] = {}
+_references: dict[int, object] = {}
+
+
+def _forgetting(key: int) -> Callable[[object], None]:
+    """Return the callback of the weak reference to the class of id *key*."""
+
+    def forget(reference: object) -> None:
+        _marks.pop(key, None)
+        _references.pop(key, None)
+
+    return forget
+
+
+def _begin_build(cls: type) -> int:
+    """
+    Mark *cls* as being built by a call of ``Record.__init_subclass__`` that
+    begins; return which call it is (``CALL_FIRST``, ``CALL_AGAIN``,
+    ``CALL_NESTED``), for ``end_build``.
+    """
+    _check_changeable(cls, "begin_build")
+    key = id(cls)
+    mark = _marks.get(key)
+    if mark is None:
+        _references[key] = _weak_reference(cls, _forgetting(key))
+        _marks[key] = _DECIDING
+        return CALL_FIRST
+    if mark == _DONE:
+        _marks[key] = _BUILDING
+        return CALL_AGAIN
+    return CALL_NESTED
+
+
+def _layout_decided(cls: type) -> None:
+    """Mark the layout of *cls*, being built, as decided: ``seal`` no longer changes it."""
+    key = id(cls)
+    if _marks.get(key) == _DECIDING:
+        _marks[key] = _BUILDING
+
+
+def _end_build(cls: type, call: int) -> None:
+    """End the call of ``Record.__init_subclass__`` for which ``begin_build`` returned *call*."""
+    key = id(cls)
+    if call != CALL_NESTED and _marks.get(key) in (_DECIDING, _BUILDING):
+        _marks[key] = _DONE
+
+
+def _check_being_built(cls: type, function: str, *, deciding: bool) -> None:
+    """
+    Refuse a class that records is not building (or, if *deciding*, whose
+    layout it is not deciding): only the builders can tell that it has no
+    instance.
+    """
+    mark = _marks.get(id(cls))
+    if mark == _DECIDING or (mark == _BUILDING and not deciding):
+        return
+    when = ", before its layout is decided," if deciding else ","
+    msg = f"{function}() needs a record class being built{when} not {cls!r}"
+    raise TypeError(msg)
+
+
+# With the C accelerator, its twins keep the mark on the class (records/_c/layout.h).
+#: ``begin_build(cls)``, ``layout_decided(cls)``, ``end_build(cls, call)``:
+#: the build mark, set by the builders.
+begin_build: Callable[[type], int] = (
+    accelerator.begin_build if accelerator is not None else _begin_build
+)
+layout_decided: Callable[[type], None] = (
+    accelerator.layout_decided if accelerator is not None else _layout_decided
+)
+end_build: Callable[[type, int], None] = (
+    accelerator.end_build if accelerator is not None else _end_build
+)
 
 
 def _set_one_by_one(cls: type, attributes: dict[str, object]) -> None:

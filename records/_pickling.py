@@ -76,7 +76,10 @@ def field_accessor(cls: type, name: str, index: int, doc: str | None) -> Any:
     """
     Return the accessor of item *index* of record class *cls*, field *name*:
     the one *cls* has if it is that, else a new one (what a pickled accessor
-    loads as).
+    loads as): a member descriptor where the layout of *cls* has room for the
+    item (``accelerator.member``), else the bounds-checked accessor, so that
+    an index beyond the fields of *cls* (a class changed since the pickle
+    was made, or a crafted pickle) never grows its instances.
     """
     existing = cls.__dict__.get(name) if isinstance(cls, type) else None
     if accelerator is not None and existing is not None:

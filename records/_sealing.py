@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from _thread import _count as _running_threads
-from _weakref import ref as _weak_reference
 
 from . import _layout, _rules
 from ._accelerator import c as accelerator
@@ -25,15 +24,18 @@ if TYPE_CHECKING:
     from ._record import Record
 
 
-def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
+def seal_if_safe(cls: type, record_base: type[Record], *, first: bool) -> bool:
     """
     Seal the layout of the new class *cls*, a subclass of *record_base*
     (``Record``), if ``may_seal`` allows it; return whether its instances have
-    no ``__dict__``. Call it first thing in ``__init_subclass__``.
+    no ``__dict__``. Call it first thing in ``__init_subclass__``, which has
+    marked *cls* as being built (``_layout.begin_build``); only its *first*
+    call, the one a class statement makes, may change a layout. The layout
+    is decided when it returns.
     """
     if _probing:  # the probe class: may_seal measures it, from the same depth
         _seal_unseen(cls, record_base)
-    if not _first_call(cls) or _hook_before(cls, record_base):
+    if not first or _hook_before(cls, record_base):
         safe = False
     elif is_sealed(cls):  # by its body: __slots__ = ()
         safe = accelerator is not None and may_seal(cls, record_base)
@@ -43,6 +45,7 @@ def seal_if_safe(cls: type, record_base: type[Record]) -> bool:
         )
     if safe and accelerator is not None:
         accelerator.prepare(cls, record_base)  # as the C __init_subclass__ does
+    _layout.layout_decided(cls)
     return is_sealed(cls)
 
 
@@ -79,22 +82,6 @@ def _seal_unseen(cls: type, record_base: type[Record]) -> bool:
     finally:
         if collecting:
             gc.enable()
-
-
-# A weak reference to each class seal_if_safe has seen; it leaves with its class.
-_seen: set[object] = set()
-
-
-def _first_call(cls: type) -> bool:
-    """
-    Tell whether this is the first time ``seal_if_safe`` sees *cls* (and
-    remember it): only the call a class statement makes may change a layout.
-    """
-    reference = _weak_reference(cls, _seen.discard)
-    if reference in _seen:  # references to a living class compare as it does
-        return False
-    _seen.add(reference)
-    return True
 
 
 def _hook_before(cls: type, record_base: type[Record]) -> bool:

@@ -230,15 +230,45 @@ def test_keywords_reach_init_subclass():
 
 
 def test_build_declines_other_types():
-    """build() leaves alone what is not a new record class."""
+    """build() leaves alone what is not a new record class that records is building."""
 
     class NotRecord(tuple):
+        pass
+
+    class Finished(Record):
         pass
 
     builder = _accelerator.c.Builder(Record)
     assert builder.build(int) is False
     assert builder.build(NotRecord) is False
     assert "__dict__" in vars(NotRecord)
+    assert builder.build(Finished) is False
+
+
+@pytest.mark.parametrize("nul_at", [0, 1, 2])
+def test_a_doc_with_a_nul_agrees(nul_at):
+    """
+    A field whose docstring holds a NUL keeps a bounds-checked accessor (a
+    member's C string would cut it) and gets its room all the same, on both
+    paths: the fields after it, each in the room of those before and the
+    next, are member descriptors still.
+    """
+    docs = ["first", "second", "third"]
+    docs[nul_at] = "cut\x00here"
+    namespace = {
+        "__annotations__": {"a": int, "b": int, "c": int},
+        **{name: field(doc=doc) for name, doc in zip("abc", docs)},
+    }
+    in_c = _outcome(lambda: _make(Record, "Noted", namespace))
+    with python_builder():
+        in_python = _outcome(lambda: _make(Record, "Noted", namespace))
+    assert in_python == in_c
+    expected = ["member_descriptor"] * 3
+    expected[nul_at] = "_tuplegetter"
+    if sys.version_info < (3, 11):
+        expected = ["_tuplegetter"] * 3
+    assert expected == [kind for kind, _ in in_c[1]["accessors"]]
+    assert docs == [doc for _, doc in in_c[1]["accessors"]]
 
 
 @given(record_shapes())

@@ -22,6 +22,8 @@ import textwrap
 import pytest
 from support.platform_marks import MEMBER_FIELDS
 
+from records import _accessors
+
 # An importable module of the dumping process. Its classes cannot be found
 # by name from the loading process either: one is made by define() inside a
 # function, one is shadowed by a later class of the same name.
@@ -326,6 +328,47 @@ print(json.dumps(check("own", cls, record)))
     loaded = json.loads(run(load, cwd=tmp_path / "loading", stdin=pickled))
     expected = {**expected_checks("Record")["main"], "name": "own", "type": "Own"}
     assert expected == loaded
+
+
+@pytest.mark.parametrize("module", ["cloudpickle", "dill"])
+def test_a_docstring_with_a_nul_travels_whole(module, tmp_path):
+    """
+    A field whose docstring holds a NUL (kept by a bounds-checked accessor)
+    comes back with it whole: dill's route once made it a member descriptor,
+    whose C string cut the docstring at the NUL.
+    """
+    if module == "dill":
+        skip_unless_dill_works()
+    dump = f"""
+import sys
+import {module}
+from records import Record, field
+
+
+class Noted(Record):
+    first: int = field(default=0, doc="cut\\x00here")
+    second: int = 1
+
+
+sys.stdout.buffer.write({module}.dumps(Noted))
+"""
+    pickled = run(dump, cwd=tmp_path)
+    load = f"""
+import sys
+import {module}
+cls = {module}.loads(sys.stdin.buffer.read())
+kinds = [type(vars(cls)[name]).__name__ for name in cls._fields]
+print(repr(cls.first.__doc__), kinds, list(cls(5)), cls(5).second)
+"""
+    (tmp_path / "loading").mkdir()
+    loaded = run(load, cwd=tmp_path / "loading", stdin=pickled).decode()
+    # dill builds the class from its dict, as a class statement: each field
+    # gets its room in turn. cloudpickle loads the accessors into a class that
+    # has no room for the first yet, which a bounds-checked accessor keeps
+    # without one: the next is one too (member() never skips an item).
+    checked = type(_accessors.accessor(0, "")).__name__  # _tuplegetter, or PyPy's property
+    second = "member_descriptor" if MEMBER_FIELDS and module == "dill" else checked
+    assert f"'cut\\x00here' ['{checked}', '{second}'] [5, 1] 1\n" == loaded
 
 
 # records.namedtuple's classes and collections', made where they cannot be

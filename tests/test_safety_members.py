@@ -204,7 +204,12 @@ class TestMemberAccessors:
         assert (AlsoThree, 3) == (type(three), three.c)
 
     def test_member_made_alone_has_its_room(self):
-        """A member descriptor made through the module and set by hand reads inside."""
+        """
+        A member descriptor made through the module while the class is built
+        reads an item its layout has room for: one of its fields so far, or
+        the next. One far beyond is refused: the room would grow every
+        instance to it.
+        """
         output = run_child(
             """
             define('''
@@ -213,20 +218,24 @@ class TestMemberAccessors:
             class Mixin:
                 def __init_subclass__(cls, **keywords):
                     super().__init_subclass__(**keywords)
-                    try:
-                        type.__setattr__(cls, "far", C.member(cls, "far", 500, ""))
-                    except TypeError as error:
-                        print("refused:", error)
+                    type.__setattr__(cls, "alias", C.member(cls, "alias", 0, ""))
+                    for index in (2, 500, 2**70, -1):
+                        try:
+                            type.__setattr__(cls, "far", C.member(cls, "far", index, ""))
+                        except ValueError as error:
+                            print("refused:", error)
             class P(Record, Mixin):
                 x: object
             ''')
             record = library.P(1)
-            print(getattr(record, "far", "missing"), len(record))
+            print(record.alias, getattr(record, "far", "missing"), len(record))
+            print(sys.getsizeof(record) == sys.getsizeof((1,)), library.P.__basicsize__ - tuple.__basicsize__)
             """,
             prelude=LIBRARY,
         )
-        # The room grows to the new member while the class is built.
-        assert "missing 1\n" == output
+        refused = "refused: member(): index {} of field 'far' is beyond the fields <class 'library.P'> has room for\n"
+        assert "".join(refused.format(index) for index in (2, 500, 2**70, -1)) in output
+        assert output.endswith(f"1 missing 1\nTrue {tuple.__itemsize__}\n")
 
     @pytest.mark.slow
     @cpython_only

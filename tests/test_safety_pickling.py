@@ -6,6 +6,8 @@ the accessors a class pickled by value gets (``_pickling.field_accessor``).
 Each route runs in a child Python (``support.child``).
 """
 
+import sys
+
 from support.child import run_child
 from support.platform_marks import member_fields
 
@@ -168,7 +170,79 @@ class TestRawRoutes:
                 print("refused:", error)
             """
         )
-        assert "_tuplegetter\nrefused: a record field's index is out of range\n" in output
+        assert (
+            "_tuplegetter\nrefused: member(): index 2305843009213693951 of field 'x' is beyond "
+            "the fields <class 'types.Empty'> has room for\n"
+        ) in output
+
+    def test_far_indexes_leave_the_layout_alone(self):
+        """
+        An accessor pickled with an index far beyond its record's fields
+        (what ``field_accessor`` loads), or ``member()`` given one, leaves the
+        layout as it was: it grew an empty record class to room for that
+        index, 8 MB an instance for 10**6.
+        """
+        output = run_child(
+            """
+            import pickle, sys
+            import records._accelerator_c as C
+            from records import Record
+            from records._pickling import field_accessor
+            class Crafted:
+                def __init__(self, reduced):
+                    self.reduced = reduced
+                def __reduce__(self):
+                    return self.reduced
+            Empty = type("Empty", (Record,), {"__module__": "__main__"})  # as cloudpickle makes one
+            class Stated(Record):  # up to 3.12, a class of an empty body is one too
+                pass
+            for cls in (Empty, Stated):
+                size = cls.__basicsize__
+                crafted = Crafted((field_accessor, (cls, "q", 10**6, None)))
+                loaded = pickle.loads(pickle.dumps(crafted))
+                try:
+                    C.member(cls, "q", 10**6, "")
+                except ValueError as error:
+                    print("refused:", error)
+                same = cls.__basicsize__ == size
+                print(cls.__name__, type(loaded).__name__, same, sys.getsizeof(cls()))
+            """
+        )
+        empty = sys.getsizeof(())
+        for name in ("Empty", "Stated"):
+            assert (
+                f"refused: member(): index 1000000 of field 'q' is beyond the fields "
+                f"<class '__main__.{name}'> has room for\n{name} _tuplegetter True {empty}\n"
+            ) in output
+
+    def test_accessor_of_a_class_that_changed(self):
+        """
+        An accessor pickled by name loads on its class as it is now: where the
+        class has fewer fields, as the bounds-checked accessor of its item,
+        the layout left as it was.
+        """
+        output = run_child(
+            """
+            import pickle
+            from records import Record
+            class P(Record):
+                a: int
+                b: int
+                c: int
+            data = pickle.dumps(P.c)
+            class P(Record):  # changed: two fields
+                a: int
+                b: int
+            size = P.__basicsize__
+            loaded = pickle.loads(data)
+            try:
+                loaded.__get__(P(1, 2), P)
+            except IndexError:
+                print("IndexError")
+            print(type(loaded).__name__, P.__basicsize__ == size)
+            """
+        )
+        assert "IndexError\n_tuplegetter True\n" in output
 
     def test_a_dict_slot_is_no_room(self):
         """The __dict__ pointer of a tuple subclass (3.10, 3.11) is not room for a field."""

@@ -421,3 +421,124 @@ def test_seal_and_write_refuse_what_is_not_a_record_class(target):
     lines = output.splitlines()
     assert lines[-1] == "untouched: True"
     assert all(line.endswith("refused: True") for line in lines[:-1]), output
+
+
+# In the child: attempt(label, call) prints whether call was refused with a
+# TypeError that names the class, and entries(cls) the layout's entry points
+# on both paths (the C ones where the accelerator is loaded; prepare is C only).
+ENTRIES = """
+from records import _accelerator, _layout
+def attempt(label, call, cls):
+    try:
+        call()
+        print(label, "changed it")
+    except TypeError as error:
+        print(label, "refused:", cls.__qualname__ in str(error))
+def entries(cls):
+    found = [("seal", lambda: _layout.seal(cls)),
+             ("write", lambda: _layout.write(cls, {"zz": 1}))]
+    c = _accelerator.c
+    if c is not None:
+        found += [("c seal", lambda: c.seal(cls)),
+                  ("c write", lambda: c.write(cls, {"zz": 1})),
+                  ("c prepare", lambda: c.prepare(cls, Record))]
+    return found
+"""
+
+
+def refusals(output):
+    """The lines of attempt() in the child's output, each of which must say refused: True."""
+    lines = [line for line in output.splitlines() if " refused: " in line or "changed it" in line]
+    assert lines, output
+    assert all(line.endswith("refused: True") for line in lines), output
+    return lines
+
+
+@needs_layout_patch
+class TestOnlyWhatRecordsBuilds:
+    """
+    The layout's entry points change only a class that records is building:
+    no other code can tell that a class has no instance, which a layout
+    change needs.
+    """
+
+    def test_a_class_with_instances_is_refused(self):
+        """
+        seal() of a tuple subclass whose instance has a __dict__ once freed
+        that instance with the wrong layout: an abort from 3.12 on, a leaked
+        dict before. Every entry point refuses such a class, untouched.
+        """
+        output = run_child(
+            prelude=ENTRIES,
+            code="""
+            from records import Record
+            class T(tuple):
+                pass
+            t = T((1, 2))
+            t.a = 1
+            for label, call in entries(T):
+                attempt(label, call, T)
+            print("kept:", t.a, "__dict__" in vars(T), not hasattr(T, "zz"))
+            del t
+            """,
+        )
+        assert (5 if records.ACCELERATED else 2) == len(refusals(output))
+        assert "kept: 1 True True\n" in output
+
+    def test_a_built_record_is_refused(self):
+        """A record class once built, sealed or not, with instances, is refused."""
+        output = run_child(
+            prelude=ENTRIES,
+            code="""
+            from records import Record
+            class Sealed(Record):
+                x: int
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+            class Unsealed(Base):  # a hook before Record's: it keeps its dict slot
+                y: int = 0
+            live = [Sealed(1), Unsealed(1), tuple.__new__(Unsealed, ())]
+            for cls in (Sealed, Unsealed):
+                for label, call in entries(cls):
+                    attempt(label, call, cls)
+            print("unsealed:", Unsealed.__dictoffset__ != 0, not hasattr(Unsealed, "zz"))
+            del live
+            """,
+        )
+        refusals(output)
+        assert "unsealed: True True\n" in output
+
+    def test_a_hook_during_the_build_cannot_seal(self):
+        """
+        A mixin's __init_subclass__, run while records builds the class after
+        deciding its layout, cannot seal it: an instance made before
+        Record's hook ran (by a base's hook) keeps its layout.
+        """
+        output = run_child(
+            prelude=ENTRIES,
+            code="""
+            from records import Record
+            kept = []
+            class Base(Record):
+                x: int
+                def __init_subclass__(cls, **kw):
+                    early = tuple.__new__(cls, (0,))
+                    object.__setattr__(early, "a", 1)
+                    kept.append(early)
+                    super().__init_subclass__(**kw)
+            class Mixin:
+                def __init_subclass__(cls, **kw):
+                    super().__init_subclass__(**kw)
+                    for label, call in entries(cls):
+                        if "write" not in label:  # write is the builder's own, now
+                            attempt(label, call, cls)
+            class Child(Base, Mixin):
+                y: int = 0
+            print("kept:", kept[0].a, Child.__dictoffset__ != 0, Child(1, 2))
+            del kept[:]
+            """,
+        )
+        refusals(output)
+        assert "kept: 1 True Child(x=1, y=2)\n" in output

@@ -4,7 +4,8 @@
  * behaviour and messages it keeps; "C only" marks the parts that have none.
  *
  *   layout.h             records/_layout.py: seal(cls), write(cls, attributes),
- *                        the instance-dict removal on the C struct
+ *                        the instance-dict removal on the C struct, and the
+ *                        build mark that tells them what they may change
  *   sealing.h            records/_sealing.py: may_seal_here(), whether a new
  *                        class may be sealed
  *   annotations.h        records/_annotations.py: the field names of deferred
@@ -185,10 +186,22 @@ static PyMethodDef module_methods[] = {
      "by name, as method descriptors of the class given."},
     {"seal", records_seal, METH_O,
      "seal(cls) -> bool\n\nRemove the instance __dict__ CPython gave the new tuple "
-     "subclass cls; return whether its instances have no __dict__."},
+     "subclass cls, whose layout records is deciding (begin_build); return whether its "
+     "instances have no __dict__."},
     {"write", records_write, METH_VARARGS,
-     "write(cls, attributes) -> None\n\nSet attributes on the new record class cls, "
-     "straight into its dict."},
+     "write(cls, attributes) -> None\n\nSet attributes on the record class cls that records "
+     "is building (begin_build), straight into its dict."},
+    {"begin_build", records_begin_build, METH_O,
+     "begin_build(cls) -> int\n\nMark the record class cls as being built by a call of "
+     "Record.__init_subclass__ that begins: seal(), prepare() and write() change only such "
+     "a class. Return which call it is (0 the first, 1 a later one, 2 one inside a call under "
+     "way), for end_build()."},
+    {"layout_decided", records_layout_decided, METH_O,
+     "layout_decided(cls) -> None\n\nThe layout of the record class cls being built is "
+     "decided: seal() and prepare() no longer change it."},
+    {"end_build", (PyCFunction)(void (*)(void))records_end_build, METH_FASTCALL,
+     "end_build(cls, call) -> None\n\nThe call of Record.__init_subclass__ for which "
+     "begin_build(cls) returned call ends."},
     {"constructor", (PyCFunction)(void (*)(void))records_constructor, METH_FASTCALL,
      "constructor(function, names, factories, marker) -> Constructor\n\n"
      "The __new__ of a record class with fields names: staticmethod(function), "
@@ -198,13 +211,15 @@ static PyMethodDef module_methods[] = {
      "and calls to it take the C constructor its __new__ holds where they can; return "
      "whether they can."},
     {"prepare", (PyCFunction)(void (*)(void))records_prepare, METH_FASTCALL,
-     "prepare(cls, Record) -> None\n\nGive the new, sealed record class cls the allocation "
-     "of records, refusing instances until enable()."},
+     "prepare(cls, Record) -> None\n\nGive the new, sealed record class cls, whose layout "
+     "records is deciding (begin_build), the allocation of records, refusing instances "
+     "until enable()."},
     {"building", records_building, METH_O,
      "building(cls) -> bool\n\nWhether cls is a prepared record class being built."},
     {"member", (PyCFunction)(void (*)(void))records_member, METH_FASTCALL,
      "member(cls, name, index, doc) -> member_descriptor\n\nThe accessor of field name "
-     "at index, for the record class cls being built."},
+     "at index, for the record class cls, whose layout has room for the item: its fields, "
+     "and the next while it may grow."},
     {"field", records_field, METH_O,
      "field(accessor) -> (cls, index) | None\n\nThe class and item index of the member "
      "descriptor accessor of a record field; None for any other object."},
@@ -284,6 +299,13 @@ module_exec(PyObject *module)
     MemberTwinType.tp_basicsize = PyMemberDescr_Type.tp_basicsize;
 #endif
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) {
+        return -1;
+    }
+    /* The build marks (layout.h): objects no other code holds. */
+    if ((mark_deciding == NULL
+         && (mark_deciding = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type)) == NULL)
+        || (mark_building == NULL
+            && (mark_building = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type)) == NULL)) {
         return -1;
     }
     if (constructor_type_ready() < 0 || annotations_ready() < 0 || nt_methods_ready() < 0

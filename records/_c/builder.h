@@ -228,9 +228,12 @@ check_field_name(Builder *self, PyObject *record_name, PyObject *name)
 /* _builder.field_accessor: the accessor of field name at index, of the
  * sealed class cls. A member descriptor if cls is being built as a record
  * (prepare_allocation), with its room first (Python code may run before the
- * build ends, and find the descriptor); else, or when its docstring holds a
- * NUL (which a member's C string would cut), the bounds-checked accessor
- * (made with *scratch, see make_accessor). */
+ * build ends, and find the descriptor), where its layout has room for the
+ * item, as member() requires (the room of its fields so far, and the next);
+ * else, or when its docstring holds a NUL (which a member's C string would
+ * cut), the bounds-checked accessor (made with *scratch, see
+ * make_accessor). A field of either kind gets its room, so that the next
+ * fits. */
 static PyObject *
 field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t index, PyObject *doc,
                PyObject **scratch)
@@ -239,11 +242,13 @@ field_accessor(Builder *self, PyTypeObject *cls, PyObject *name, Py_ssize_t inde
     if (nul == -2) {
         return NULL;
     }
-    if (MEMBERS_ARE_FASTER && is_building(cls) && nul < 0) {
+    if (MEMBERS_ARE_FASTER && is_building(cls) && index < room_in_layout(cls)) {
         if (lay_out_members(cls, index + 1) < 0) {
             return NULL;
         }
-        return make_member(cls, name, index, doc);
+        if (nul < 0) {
+            return make_member(cls, name, index, doc);
+        }
     }
     PyObject *index_object = PyLong_FromSsize_t(index);
     if (index_object == NULL) {
@@ -1018,6 +1023,9 @@ finish_in_python(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssi
     return result;
 }
 
+static PyObject *build_marked(Builder *self, PyTypeObject *cls, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames);
+
 /* Record.__init_subclass__(cls, **kwargs), bound to this Builder. */
 static PyObject *
 builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t nargs,
@@ -1039,25 +1047,36 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "__init_subclass__() needs a subclass of Record");
         return NULL;
     }
-    /* Before the seal: loading a helper may import, and so run Python code. */
-    if (builds_ready(self) < 0) {
+    /* Before the mark: loading a helper may import, and measuring the
+     * baseline makes a probe class, both running Python code, which must
+     * never see a class whose layout is being decided. */
+    if (builds_ready(self) < 0 || (self->baseline < 0 && measure_baseline(self) < 0)) {
         return NULL;
     }
-    int first = first_call(cls);
-    int hooked = first ? hook_before_record(cls, record) : 1;
-    if (hooked < 0) {
+    /* Only the first call, the one a class statement makes, may change the
+     * layout; what the call does with the class after it is decided is
+     * build_marked's. */
+    int call = begin_build(cls);
+    int hooked = call == CALL_FIRST ? hook_before_record(cls, record) : 1;
+    int decided = hooked != 0 ? 0 : may_seal_here(self, cls);
+    int sealed = decided > 0 ? seal_type(cls) : 0;
+    if (hooked < 0 || decided < 0 || sealed < 0
+        || (sealed > 0 && prepare_allocation(cls, record) < 0)) {
+        end_build(cls, call);
         return NULL;
     }
-    int decided = hooked ? 0 : may_seal_here(self, cls);
-    if (decided < 0) {
-        return NULL;
-    }
-    if (decided) {
-        int sealed = seal_type(cls);
-        if (sealed < 0 || (sealed && prepare_allocation(cls, record) < 0)) {
-            return NULL;
-        }
-    }
+    layout_decided(cls);
+    PyObject *result = build_marked(self, cls, args, nargs, kwnames);
+    end_build(cls, call);
+    return result;
+}
+
+/* The rest of Record.__init_subclass__(cls, **kwargs) once the layout of
+ * cls is decided, while it is marked as being built. */
+static PyObject *
+build_marked(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames)
+{
     PyObject *mro = cls->tp_mro;
     int plain = nargs == 1 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
                 && mro != NULL && PyTuple_GET_SIZE(mro) >= 3
@@ -1102,7 +1121,8 @@ builder_init_subclass(PyObject *self, PyObject *unused)
 }
 
 /* Builder.build(cls): build_record() alone, for tests: True if built, False
- * if declined (or cls is not a new class). */
+ * if declined (or cls is not a new class that records is building, whose
+ * dict write() alone may change). */
 static PyObject *
 builder_build(PyObject *self, PyObject *cls)
 {
@@ -1111,6 +1131,10 @@ builder_build(PyObject *self, PyObject *cls)
     }
     if (builds_ready((Builder *)self) < 0) {
         return NULL;
+    }
+    PyObject *mark = ((PyTypeObject *)cls)->tp_cache;
+    if (mark != mark_deciding && mark != mark_building) {
+        Py_RETURN_FALSE;
     }
     int outcome = build_record((Builder *)self, (PyTypeObject *)cls);
     return outcome < 0 ? NULL : PyBool_FromLong(outcome);

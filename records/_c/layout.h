@@ -1,6 +1,8 @@
 /*
  * seal() and write(): the instance-dict removal of records/_layout.py, on
- * the C struct, and the attributes written into the class dict.
+ * the C struct, and the attributes written into the class dict; prepare(),
+ * C only, which gives the sealed class the allocation of records
+ * (members.h); and the build mark, which tells them what they may change.
  *
  * Part of records/_c/accelerator.c, which includes it once, after its
  * interned strings; not compiled on its own.
@@ -80,6 +82,94 @@ seal_type(PyTypeObject *cls)
     return 1;
 }
 
+/*
+ * The build mark: what Record's __init_subclass__ is doing to a class, kept
+ * in the class's tp_cache (unused by CPython 3.10-3.15 and released with the
+ * class; a record class is never a records.namedtuple class, whose tp_cache
+ * holds its data):
+ *
+ *   NULL           it has never run on the class;
+ *   mark_deciding  its first call is under way and has not decided the
+ *                  layout yet: seal() and prepare() may change it;
+ *   mark_building  one of its calls is under way, the layout decided:
+ *                  write() may set attributes;
+ *   None           it has run, and no call of it is under way.
+ *
+ * No other code can tell that a class has no instance, which a change of
+ * its layout needs (a class sealed under an instance with a __dict__ frees
+ * it with the wrong layout): the layout's entry points change only a class
+ * records is building, and the builders decide whether it may have
+ * instances (may_seal). The C builder marks the class itself, and no Python
+ * code runs between its first mark and its decision, so no other code sees
+ * mark_deciding; records/_builder.py marks it through begin_build(),
+ * layout_decided() and end_build() (records/_layout.py has their Python
+ * twins, for the ctypes seal).
+ */
+static PyObject *mark_deciding; /* made once by the main interpreter */
+static PyObject *mark_building;
+
+/* What begin_build() found: the first call (the layout is to be decided), a
+ * later one, or a call inside one under way (which leaves the mark alone). */
+enum { CALL_FIRST = 0, CALL_AGAIN = 1, CALL_NESTED = 2 };
+
+static void
+set_mark(PyTypeObject *cls, PyObject *mark)
+{
+    PyObject *was = cls->tp_cache;
+    cls->tp_cache = Py_NewRef(mark);
+    Py_XDECREF(was); /* None or a mark: no code runs */
+}
+
+/* Mark cls as being built by a call of Record's __init_subclass__ that
+ * begins; return which call it is, for end_build(). No Python code runs. */
+static int
+begin_build(PyTypeObject *cls)
+{
+    if (cls->tp_cache == NULL) {
+        set_mark(cls, mark_deciding);
+        return CALL_FIRST;
+    }
+    if (cls->tp_cache == Py_None) {
+        set_mark(cls, mark_building);
+        return CALL_AGAIN;
+    }
+    return CALL_NESTED;
+}
+
+/* The layout of cls is decided: seal() and prepare() may no longer change it. */
+static void
+layout_decided(PyTypeObject *cls)
+{
+    if (cls->tp_cache == mark_deciding) {
+        set_mark(cls, mark_building);
+    }
+}
+
+/* The call of Record's __init_subclass__ that begin_build() returned call
+ * for ends (or fails). */
+static void
+end_build(PyTypeObject *cls, int call)
+{
+    if (call != CALL_NESTED
+        && (cls->tp_cache == mark_deciding || cls->tp_cache == mark_building)) {
+        set_mark(cls, Py_None);
+    }
+}
+
+/* 1 if cls is a class records is building (with its layout still to decide,
+ * if deciding); else 0 with a TypeError naming the function and the class. */
+static int
+is_being_built(PyTypeObject *cls, int deciding, const char *function)
+{
+    PyObject *mark = cls->tp_cache;
+    if (mark == mark_deciding || (!deciding && mark == mark_building)) {
+        return 1;
+    }
+    PyErr_Format(PyExc_TypeError, "%s() needs a record class being built%s not %R", function,
+                 deciding ? ", before its layout is decided," : ",", (PyObject *)cls);
+    return 0;
+}
+
 /* 1 if cls is a class records may change: a tuple subclass made by a class
  * statement (a heap type, not immutable), not tuple itself; else 0 with a
  * TypeError naming the function. */
@@ -101,11 +191,28 @@ is_changeable_record_class(PyObject *cls, const char *function)
 static PyObject *
 records_seal(PyObject *module, PyObject *cls)
 {
-    if (!is_changeable_record_class(cls, "seal")) {
+    if (!is_changeable_record_class(cls, "seal")
+        || !is_being_built((PyTypeObject *)cls, 1, "seal")) {
         return NULL;
     }
     int sealed = seal_type((PyTypeObject *)cls);
     return sealed < 0 ? NULL : PyBool_FromLong(sealed);
+}
+
+/* prepare(cls, Record): prepare_allocation, for _sealing, which seals cls
+ * first: its size grows, as seal() changes it, while the layout is decided. */
+static PyObject *
+records_prepare(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "prepare() takes a class and Record");
+        return NULL;
+    }
+    if (!is_being_built((PyTypeObject *)args[0], 1, "prepare")
+        || prepare_allocation((PyTypeObject *)args[0], (PyTypeObject *)args[1]) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -113,7 +220,8 @@ records_write(PyObject *module, PyObject *args)
 {
     PyObject *cls, *attributes;
     if (!PyArg_ParseTuple(args, "O!O!:write", &PyType_Type, &cls, &PyDict_Type, &attributes)
-        || !is_changeable_record_class(cls, "write")) {
+        || !is_changeable_record_class(cls, "write")
+        || !is_being_built((PyTypeObject *)cls, 0, "write")) {
         return NULL;
     }
     /* Straight into the class dict, as _layout.write does: no name here is
@@ -141,5 +249,43 @@ records_write(PyObject *module, PyObject *args)
     if (failed) {
         return NULL;
     }
+    Py_RETURN_NONE;
+}
+
+/* begin_build(cls) -> int: begin_build(), for records/_builder.py. */
+static PyObject *
+records_begin_build(PyObject *module, PyObject *cls)
+{
+    if (!is_changeable_record_class(cls, "begin_build")) {
+        return NULL;
+    }
+    return PyLong_FromLong(begin_build((PyTypeObject *)cls));
+}
+
+/* layout_decided(cls): layout_decided(), for records/_sealing.py. */
+static PyObject *
+records_layout_decided(PyObject *module, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_TypeError, "layout_decided() needs a class, not %R", cls);
+        return NULL;
+    }
+    layout_decided((PyTypeObject *)cls);
+    Py_RETURN_NONE;
+}
+
+/* end_build(cls, call): end_build(), for records/_builder.py. */
+static PyObject *
+records_end_build(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long call = nargs == 2 && PyLong_Check(args[1]) ? PyLong_AsLong(args[1]) : -1;
+    if (nargs != 2 || !PyType_Check(args[0]) || call < CALL_FIRST || call > CALL_NESTED) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError,
+                            "end_build() takes a class and what begin_build() returned");
+        }
+        return NULL;
+    }
+    end_build((PyTypeObject *)args[0], (int)call);
     Py_RETURN_NONE;
 }

@@ -41,6 +41,13 @@
  * with a subclass never grows, nor that of a class whose record base is
  * being built.
  *
+ * The room grows one item at a time: a class that may grow keeps room for
+ * one item beyond what its member descriptors read, the next field, and
+ * member() makes a descriptor only for an item the layout has room for. So
+ * the builders' fields, made in turn, each fit, and no index a caller or a
+ * pickle names, however far, makes the instances of a class larger than
+ * its fields.
+ *
  * The PyMemberDef and its strings live in the descriptor's own memory, which
  * holds its class: they live exactly as long as it does.
  *
@@ -490,20 +497,6 @@ record_sizeof(PyObject *self, PyObject *unused)
     return PyLong_FromSsize_t(basic + items * (Py_ssize_t)sizeof(PyObject *));
 }
 
-/* prepare(cls, Record): prepare_allocation, for _sealing. */
-static PyObject *
-records_prepare(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "prepare() takes a class and Record");
-        return NULL;
-    }
-    if (prepare_allocation((PyTypeObject *)args[0], (PyTypeObject *)args[1]) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
 /* building(cls): whether cls is a prepared record class being built. */
 static PyObject *
 records_building(PyObject *module, PyObject *cls)
@@ -511,22 +504,43 @@ records_building(PyObject *module, PyObject *cls)
     return PyBool_FromLong(PyType_Check(cls) && is_building((PyTypeObject *)cls));
 }
 
-/* member(cls, name, index, doc): make_member, for the Python class builder. */
+/* member(cls, name, index, doc): make_member, for records/_builder.py and
+ * records/_pickling.py, which makes what a pickle asks. Only for an item the
+ * layout of cls has room for: the fields its member descriptors read, and
+ * the next one while it may grow (lay_out_members keeps room for it), so
+ * that the builders' fields, made in turn, each fit and grow the room by
+ * one, and no index, however far, grows it by more. */
 static PyObject *
 records_member(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t index = nargs == 4 ? PyLong_AsSsize_t(args[2]) : -1;
-    if (nargs != 4 || !PyType_Check(args[0]) || !PyUnicode_CheckExact(args[1]) || index < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "member() takes a class, a name, an index and a doc");
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyUnicode_CheckExact(args[1])
+        || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "member() takes a class, a name, an index and a doc");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    if (!PyType_IsSubtype(cls, &PyTuple_Type) || cls->tp_itemsize != (Py_ssize_t)sizeof(PyObject *)) {
+        PyErr_SetString(PyExc_TypeError, "member descriptors need a tuple subclass");
+        return NULL;
+    }
+    Py_ssize_t index = PyLong_AsSsize_t(args[2]);
+    if (index == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return NULL;
         }
+        PyErr_Clear(); /* beyond any room */
+    }
+    if (index < 0 || index >= room_in_layout(cls)) {
+        PyErr_Format(PyExc_ValueError,
+                     "member(): index %R of field %R is beyond the fields %R has room for",
+                     args[2], args[1], (PyObject *)cls);
         return NULL;
     }
     /* Its room first: the descriptor is safe wherever it is put. */
-    if (lay_out_members((PyTypeObject *)args[0], index + 1) < 0) {
+    if (lay_out_members(cls, index + 1) < 0) {
         return NULL;
     }
-    return make_member((PyTypeObject *)args[0], args[1], index, args[3]);
+    return make_member(cls, args[1], index, args[3]);
 }
 
 /* The index of the item that member descriptor accessor reads, if it is the

@@ -72,20 +72,6 @@ cells_holding(PyTypeObject *cls)
     return count;
 }
 
-/* 1 the first time Record's __init_subclass__ sees cls (then marks it), 0
- * after: only the call a class statement makes may change a layout. The mark
- * is the class's tp_cache, unused by CPython 3.10-3.15 and released with the
- * class. */
-static int
-first_call(PyTypeObject *cls)
-{
-    if (cls->tp_cache != NULL) {
-        return 0;
-    }
-    cls->tp_cache = Py_NewRef(Py_None);
-    return 1;
-}
-
 /* 1 if a class between cls and record in its MRO has an __init_subclass__ of
  * its own: then Record's may be called after the class statement (that hook
  * need not call it while the class is made), when instances may exist that

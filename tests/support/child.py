@@ -38,6 +38,8 @@ def run_child(code, *, prelude=""):
         [sys.executable, "-X", "dev", "-c", source],
         capture_output=True,
         text=True,
+        # A crashing child's debug allocator may dump raw memory into its errors.
+        errors="replace",
         env={**os.environ, "PYTHONFAULTHANDLER": "1", "PYTHONMALLOC": "debug"},
         check=False,
         timeout=120,
