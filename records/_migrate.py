@@ -4,11 +4,12 @@ from ``typing.NamedTuple`` and ``collections.namedtuple`` to records.
 
 Every ``.py`` file at or under the given paths is read first, so that a
 subclass in one module keeps its base in another as it was when records
-would change it; then each file is read again and rewritten in place
-(``records/_migrate_transform.py``, which needs libcst: ``pip install
-'records-tuple[migrate]'``). The command reports, file by file and line by
-line, what it changed and what it left, with the reason. Running it again
-changes nothing.
+would change it: parsed once, with Python's own parser
+(``records/_migrate_scan.py``). Those with something to change are then
+rewritten in place by libcst, which keeps their formatting
+(``records/_migrate_transform.py``; ``pip install 'records-tuple[migrate]'``).
+The command reports, file by file and line by line, what it changed and
+what it left, with the reason. Running it again changes nothing.
 
 Exit status: 0 when every file was read (whatever was left), 1 when a file
 or folder could not be read, parsed or written (it is named; the others are
@@ -27,8 +28,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
-
-    from libcst.metadata import MetadataWrapper
 
     from ._migrate_transform import Decisions, ModuleScan
 
@@ -134,19 +133,16 @@ def main(argv: list[str]) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     problems: list[str] = []
     paths = list(python_files(arguments.paths, problems))
-    scans = {}
-    for path in paths:
-        try:
-            module, package = module_names(path)
-            scans[path] = transform.scan(_parse(transform, path), path, module, package)
-        except Exception as error:  # any file libcst cannot read is reported
-            problems.append(f"{path}: not migrated: {_one_line(error)}")
-    for line in problems:
+    reading = _Reading(transform, paths)
+    reading.run()
+    for line in problems + [reading.problems[path] for path in reading.problems]:
         print(line)
-    decisions = transform.decide(list(scans.values()))
+    scans = [reading.scans[path] for path in paths if path in reading.scans]
+    decisions = transform.decide(scans)
     migration = _Migration(arguments.dry_run, arguments.diff)
-    for path, found in scans.items():
-        migration.rewrite(transform, path, found, decisions[path])
+    for found in scans:
+        source = reading.sources.pop(found.path, None)
+        migration.rewrite(transform, found, decisions[found.path], source)
     verb = "would change" if arguments.dry_run else "changed"
     changes, files = migration.changes, migration.files
     print(
@@ -155,7 +151,46 @@ def main(argv: list[str]) -> int:
     )
     if changes:
         print(AFTERWARDS)
-    return 1 if problems or migration.failed else 0
+    return 1 if problems or reading.problems or migration.failed else 0
+
+
+class _Reading:
+    """The first pass: every file read and scanned, once each."""
+
+    def __init__(self, transform: ModuleType, paths: list[str]) -> None:
+        from . import _migrate_scan
+
+        self.transform = transform
+        self.scanner = _migrate_scan
+        self.paths = paths
+        self.problems: dict[str, str] = {}
+        self.scans: dict[str, ModuleScan] = {}
+        #: The sources the rewrite reads: those with a target.
+        self.sources: dict[str, bytes] = {}
+
+    def run(self) -> None:
+        """Read and scan every file, in the order of the paths."""
+        for path in self.paths:
+            self._scan(path)
+
+    def _scan(self, path: str) -> None:
+        try:
+            module, package = module_names(path)
+            source = _source(path)
+        except Exception as error:  # any file that cannot be read is reported
+            self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
+            return
+        try:
+            found = self.scanner.scan(source, path, module, package)
+        except SyntaxError as error:
+            self.problems[path] = f"{path}: not migrated: {_syntax_error(source, error)}"
+            return
+        except Exception as error:  # as above
+            self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
+            return
+        self.scans[path] = found
+        if found.targets:
+            self.sources[path] = source
 
 
 class _Migration:
@@ -168,25 +203,36 @@ class _Migration:
         self.failed = False
 
     def rewrite(
-        self, transform: ModuleType, path: str, found: ModuleScan, decisions: Decisions
+        self,
+        transform: ModuleType,
+        found: ModuleScan,
+        decisions: Decisions,
+        source: bytes | None,
     ) -> None:
-        """Rewrite the file at *path* by *decisions*, report each line, write it."""
-        try:
-            wrapper = _parse(transform, path)
-            new_source, outcome = transform.rewrite(wrapper, decisions)
-        except Exception as error:  # as in the first pass
-            self._fail(path, error)
-            return
+        """
+        Rewrite the module *found* by *decisions* (*source*: its source, None
+        where it has nothing to rewrite), report each line, write it.
+        """
+        path = found.path
+        outcome = transform.Outcome()
+        new_source = b""
+        if source is not None:
+            try:
+                new_source, outcome = transform.rewrite(source, found, decisions)
+            except Exception as error:  # libcst's, say: as in the first pass
+                self._fail(path, error)
+                return
         report = [(line, text) for line, text in outcome.changed]
         report += [(line, f"left {text}") for line, text in outcome.left + found.left]
         for line, text in sorted(report):
             print(f"{path}:{line}: {text}")
         self.left += len(outcome.left) + len(found.left)
-        if not outcome.changed:
+        if source is None or not outcome.changed:
             return
         if self.diff:
-            encoding = wrapper.module.encoding
-            sys.stdout.writelines(_diff(path, wrapper.module.bytes, new_source, encoding))
+            from ._migrate_source import encoding
+
+            sys.stdout.writelines(_diff(path, source, new_source, encoding(source)))
         if not self.dry_run:
             try:
                 with open(path, "wb") as file:
@@ -202,9 +248,28 @@ class _Migration:
         self.failed = True
 
 
-def _parse(transform: ModuleType, path: str) -> MetadataWrapper:
+def _source(path: str) -> bytes:
     with open(path, "rb") as file:
-        return transform.parse(file.read())  # type: ignore[no-any-return]
+        return file.read()
+
+
+def _syntax_error(source: bytes, error: SyntaxError) -> str:
+    """
+    Say why a file Python's parser refuses is not migrated: libcst's message
+    where libcst refuses it too (it is not Python), else that this Python
+    is older than the code.
+    """
+    import libcst
+
+    try:
+        libcst.parse_module(source)
+    except Exception as libcst_error:
+        return _one_line(libcst_error)
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return (
+        f"Python {version} cannot read it ({_one_line(error)}): run the command with "
+        "the Python the code is written for"
+    )
 
 
 def _plural(count: int, word: str) -> str:

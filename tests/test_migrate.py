@@ -6,6 +6,7 @@ The rewrite needs libcst (the ``migrate`` extra), which every CPython env of
 the test command installs; PyPy runs without it.
 """
 
+import ast
 import os
 import re
 import subprocess
@@ -1098,3 +1099,27 @@ def test_diff_of_a_file_without_a_last_newline(tmp_path, capsys):
         '+P = records.namedtuple("P", "a")',
         "\\ No newline at end of file",
     ] == lines[1:-2]
+
+
+def test_a_file_this_python_cannot_read(tmp_path, capsys, monkeypatch):
+    """
+    A file Python's parser refuses where libcst does not (code for a newer
+    Python) is named with the Python it needs; a file neither reads is
+    named with libcst's message, as before.
+    """
+    newer = write(tmp_path, "newer.py", "from typing import NamedTuple\nX = 1\n")
+    real_parse = ast.parse
+
+    def parse(source, filename="<unknown>", *args, **kwargs):
+        if filename == str(newer):
+            raise SyntaxError("invalid syntax", (filename, 2, 1, "X = 1\n"))
+        return real_parse(source, filename, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    status, lines = migrate(capsys, newer)
+    assert 1 == status
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert (
+        f"{newer}: not migrated: Python {version} cannot read it (invalid syntax (newer.py, "
+        "line 2)): run the command with the Python the code is written for"
+    ) == lines[0]
