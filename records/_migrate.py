@@ -4,9 +4,10 @@ from ``typing.NamedTuple`` and ``collections.namedtuple`` to records.
 
 Every ``.py`` file at or under the given paths is read first, so that a
 subclass in one module keeps its base in another as it was when records
-would change it: parsed once, with Python's own parser
-(``records/_migrate_scan.py``). Those with something to change are then
-rewritten in place by libcst, which keeps their formatting
+would change it. Only the files whose text may matter are parsed, once each,
+with Python's own parser (``records/_migrate_candidates.py`` picks them,
+``records/_migrate_scan.py`` reads them); those with something to change
+are then rewritten in place by libcst, which keeps their formatting
 (``records/_migrate_transform.py``; ``pip install 'records-tuple[migrate]'``).
 The command reports, file by file and line by line, what it changed and
 what it left, with the reason. Running it again changes nothing.
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
 
+    from ._migrate_candidates import Text
     from ._migrate_transform import Decisions, ModuleScan
 
 #: Folders never entered, besides hidden ones and virtual environments.
@@ -155,37 +157,85 @@ def main(argv: list[str]) -> int:
 
 
 class _Reading:
-    """The first pass: every file read and scanned, once each."""
+    """
+    The first pass: every file read, and the candidates among them parsed
+    and scanned, once each; each other file counts as a module that uses
+    no named tuple.
+    """
 
     def __init__(self, transform: ModuleType, paths: list[str]) -> None:
-        from . import _migrate_scan
+        from . import _migrate_candidates, _migrate_scan
 
         self.transform = transform
+        self.candidates = _migrate_candidates
         self.scanner = _migrate_scan
         self.paths = paths
         self.problems: dict[str, str] = {}
         self.scans: dict[str, ModuleScan] = {}
         #: The sources the rewrite reads: those with a target.
         self.sources: dict[str, bytes] = {}
+        #: Each file's module and package.
+        self.names: dict[str, tuple[str, str]] = {}
+        #: The files read and not parsed, with what their text says.
+        self.unparsed: dict[str, Text | None] = {}
 
     def run(self) -> None:
-        """Read and scan every file, in the order of the paths."""
+        """
+        Read every file; scan each candidate, until no file joins them; give
+        the others empty scans. Problems and scans end in the order of the paths.
+        """
         for path in self.paths:
-            self._scan(path)
+            self._read(path)
+        names = self.candidates.NAMED_TUPLE_NAMES
+        while batch := self._named(names) or self._importers():
+            for path in batch:
+                self._scan(path)
+            names = self.candidates.names_to_find(self.scans.values())
+        for path in self.unparsed:
+            self.scans[path] = self.transform.ModuleScan(path, self.names[path][0])
+        order = {path: index for index, path in enumerate(self.paths)}
+        self.problems = dict(sorted(self.problems.items(), key=lambda item: order[item[0]]))
+        self.scans = dict(sorted(self.scans.items(), key=lambda item: order[item[0]]))
 
-    def _scan(self, path: str) -> None:
+    def _read(self, path: str) -> None:
         try:
-            module, package = module_names(path)
-            source = _source(path)
-        except Exception as error:  # any file that cannot be read is reported
+            self.names[path] = module_names(path)
+            text = self.candidates.read(_source(path))
+        except Exception as error:  # as the parse would be
             self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
             return
+        self.unparsed[path] = text
+
+    def _named(self, names: frozenset[str]) -> list[str]:
+        """Return the files not parsed whose text has any of *names*, or cannot be decoded."""
+        return [
+            path for path, text in self.unparsed.items() if text is None or text.names_any(names)
+        ]
+
+    def _importers(self) -> list[str]:
+        """Return the files not parsed that import a name a rewrite may drop the import of."""
+        dropped = {
+            found.module: frozenset(found.first_names)
+            for found in self.scans.values()
+            if found.targets
+        }
+        return [
+            path
+            for path, text in self.unparsed.items()
+            if text is not None
+            and self.candidates.imports_dropped(text, self.names[path][1], dropped)
+        ]
+
+    def _scan(self, path: str) -> None:
+        del self.unparsed[path]
+        module, package = self.names[path]
         try:
+            source = _source(path)
             found = self.scanner.scan(source, path, module, package)
         except SyntaxError as error:
             self.problems[path] = f"{path}: not migrated: {_syntax_error(source, error)}"
             return
-        except Exception as error:  # as above
+        except Exception as error:  # any file that cannot be read is reported
             self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
             return
         self.scans[path] = found

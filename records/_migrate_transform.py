@@ -136,6 +136,11 @@ class ModuleScan:
     #: The names its import statements bind, and their uses.
     import_uses: list[ImportUse] = field(default_factory=list)
 
+    @property
+    def first_names(self) -> set[str]:
+        """The names whose imports a rewrite of this module may drop."""
+        return {target.first_name for target in self.targets if target.first_name}
+
 
 @dataclass
 class Decisions:

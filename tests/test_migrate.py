@@ -18,6 +18,9 @@ import pytest
 
 pytest.importorskip("libcst", reason="libcst comes with the migrate extra (CPython envs)")
 
+import libcst
+import libcst.metadata
+
 from records import _migrate
 
 AFTERWARDS = _migrate.AFTERWARDS
@@ -525,13 +528,13 @@ def test_dry_run_and_diff_write_nothing(tmp_path, capsys):
 
 def test_unparsable_file_is_reported_and_the_others_migrated(tmp_path, capsys):
     """A file libcst cannot parse is named, exit status 1; the rest is still migrated."""
-    broken = write(tmp_path, "broken.py", "def f(:\n")
+    broken = write(tmp_path, "broken.py", "from typing import NamedTuple\ndef f(:\n")
     good = write(
         tmp_path, "good.py", "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
     )
     status, lines = migrate(capsys, tmp_path)
     assert 1 == status
-    assert lines[0].startswith(f"{broken}: not migrated: Syntax Error @ 1:")
+    assert lines[0].startswith(f"{broken}: not migrated: Syntax Error @ 2:")
     assert f"{good}:2: class A(NamedTuple) -> Record" == lines[1]
     assert "class A(Record):" in good.read_text(encoding="utf-8")
 
@@ -1044,7 +1047,7 @@ def test_files_it_cannot_read_or_write(tmp_path, capsys, monkeypatch):
     """
     source = "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
     (tmp_path / "latin.py").write_bytes(b"NAME = '\xe9t\xe9'\n")
-    deep = write(tmp_path, "deep.py", "X = " + " + ".join(["'a'"] * 3000) + "\n")
+    deep = write(tmp_path, "deep.py", "X = " + " + ".join(["'NamedTuple'"] * 3000) + "\n")
     locked = write(tmp_path, "locked.py", source)
     good = write(tmp_path, "good.py", source)
     (tmp_path / "link.py").symlink_to(good)
@@ -1099,6 +1102,104 @@ def test_diff_of_a_file_without_a_last_newline(tmp_path, capsys):
         '+P = records.namedtuple("P", "a")',
         "\\ No newline at end of file",
     ] == lines[1:-2]
+
+
+def test_only_files_that_may_matter_are_parsed_once_each(tmp_path, capsys, monkeypatch):
+    """
+    A file whose text names neither NamedTuple nor namedtuple nor a class of
+    a named tuple's family is read, never parsed (a syntax error in it goes
+    unseen); each other file is parsed once, by Python's parser, including
+    a subclass two modules away that names only its parent, through an
+    alias, and a mixin of the family; libcst parses only the file that
+    changes, once, and resolves no metadata.
+    """
+    package = tmp_path / "shop"
+    write(package, "__init__.py", "")
+    base = write(
+        package,
+        "base.py",
+        """
+        from typing import NamedTuple
+
+
+        class Price(NamedTuple):
+            amount: int
+
+
+        class Size(NamedTuple):
+            width: int
+
+
+        class Weight(NamedTuple):
+            grams: int
+        """,
+    )
+    middle = write(
+        package, "middle.py", "from .base import Price\n\n\nclass Middle(Price):\n    pass\n"
+    )
+    last = write(
+        package, "last.py", "from .middle import Middle as M\n\n\nclass Last(M):\n    x: int = 0\n"
+    )
+    mixins = write(
+        package, "mixins.py", "class Remember:\n    def remember(self):\n        self.seen = 1\n"
+    )
+    sized = write(
+        package,
+        "sized.py",
+        "from .base import Size\nfrom .mixins import Remember\n\n\nclass Big(Size, Remember):\n"
+        "    __slots__ = ()\n",
+    )
+    write(package, "plain.py", "import typing\n\nCOUNT: typing.Final = 3\n")
+    write(package, "broken.py", "def f(:\n")
+    parsed, parsed_by_libcst, scopes = [], [], []
+    real_parse, real_parse_module = ast.parse, libcst.parse_module
+
+    def parse(source, filename="<unknown>", *args, **kwargs):
+        if filename != "<unknown>":  # a module, not an annotation's string
+            parsed.append(filename)
+        return real_parse(source, filename, *args, **kwargs)
+
+    def parse_module(source, *args, **kwargs):
+        parsed_by_libcst.append(source)
+        return real_parse_module(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    monkeypatch.setattr(libcst, "parse_module", parse_module)
+    monkeypatch.setattr(
+        libcst.metadata.ScopeProvider, "visit_Module", lambda self, node: scopes.append(node)
+    )
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert sorted(map(str, [base, middle, last, mixins, sized])) == sorted(parsed)
+    assert 1 == len(parsed_by_libcst)
+    assert b"class Weight(NamedTuple)" in parsed_by_libcst[0]
+    assert [] == scopes
+    assert [
+        f"{base}:4: left class Price(NamedTuple): its subclass Last ({last}:4) annotates 'x', "
+        "which records would make a field (a NamedTuple subclass cannot add fields)",
+        f"{base}:8: left class Size(NamedTuple): its subclass Big ({sized}:5) keeps attributes "
+        "on its instances (remember() sets self.seen), and record instances have no __dict__",
+        f"{base}:12: class Weight(NamedTuple) -> Record",
+        "changed 1 definition in 1 file of 8; left 2 (see above).",
+        AFTERWARDS,
+    ] == lines
+
+
+def test_a_module_that_star_imports_a_rewritten_one_keeps_its_names(tmp_path, capsys):
+    """
+    A module that takes everything from a rewritten one, and names no named
+    tuple, is read for its imports: what it takes stays imported there.
+    """
+    package = tmp_path / "pkg"
+    write(package, "__init__.py", "")
+    compat = write(
+        package, "compat.py", "import typing\n\n\nclass A(typing.NamedTuple):\n    x: int\n"
+    )
+    write(package, "user.py", "from pkg.compat import *\n\nVALUE: typing.Any = None\n")
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert f"{compat}:4: class A(typing.NamedTuple) -> Record" == lines[0]
+    assert compat.read_text(encoding="utf-8").startswith("import typing\n")
 
 
 def test_a_file_this_python_cannot_read(tmp_path, capsys, monkeypatch):
