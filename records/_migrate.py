@@ -10,7 +10,8 @@ with Python's own parser (``records/_migrate_candidates.py`` picks them,
 are then rewritten in place by libcst, which keeps their formatting
 (``records/_migrate_transform.py``; ``pip install 'records-tuple[migrate]'``).
 The command reports, file by file and line by line, what it changed and
-what it left, with the reason. Running it again changes nothing.
+what it left, with the reason; over more than a few hundred files, it
+shows on stderr how far its reading is. Running it again changes nothing.
 
 Exit status: 0 when every file was read (whatever was left), 1 when a file
 or folder could not be read, parsed or written (it is named; the others are
@@ -39,6 +40,9 @@ SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
 BUILD_FOLDERS = frozenset({"build", "dist"})
 
 NEEDS_LIBCST = "python -m records migrate needs libcst: pip install 'records-tuple[migrate]'"
+
+#: Over how many files the command shows its progress.
+PROGRESS_FROM = 300
 
 AFTERWARDS = (
     "For mypy, turn on the records plugin (plugins = records.mypy); the other type "
@@ -170,6 +174,7 @@ class _Reading:
         self.candidates = _migrate_candidates
         self.scanner = _migrate_scan
         self.paths = paths
+        self.progress = _Progress(len(paths))
         self.problems: dict[str, str] = {}
         self.scans: dict[str, ModuleScan] = {}
         #: The sources the rewrite reads: those with a target.
@@ -188,9 +193,12 @@ class _Reading:
             self._read(path)
         names = self.candidates.NAMED_TUPLE_NAMES
         while batch := self._named(names) or self._importers():
+            self.progress.add(len(batch))
             for path in batch:
                 self._scan(path)
+                self.progress.step()
             names = self.candidates.names_to_find(self.scans.values())
+        self.progress.end()
         for path in self.unparsed:
             self.scans[path] = self.transform.ModuleScan(path, self.names[path][0])
         order = {path: index for index, path in enumerate(self.paths)}
@@ -241,6 +249,48 @@ class _Reading:
         self.scans[path] = found
         if found.targets:
             self.sources[path] = source
+
+
+class _Progress:
+    """
+    How far the reading is, on stderr, where the command runs over more
+    than PROGRESS_FROM files: one line rewritten in place on a terminal,
+    elsewhere a line each tenth of the files to scan.
+    """
+
+    def __init__(self, files: int) -> None:
+        self.files = files
+        self.shown = files > PROGRESS_FROM
+        self.terminal = self.shown and sys.stderr.isatty()
+        self.done = self.total = self.next = 0
+        self.width = 0
+
+    def add(self, files: int) -> None:
+        """Count *files* more to scan."""
+        self.total += files
+
+    def step(self) -> None:
+        """Count one file scanned, and show it where due."""
+        self.done += 1
+        if not self.shown:
+            return
+        text = (
+            f"parsed {self.done} of {self.total} {_plural(self.total, 'file')} that may use a "
+            f"named tuple (of {self.files})"
+        )
+        if self.terminal:
+            sys.stderr.write(f"\r{text:<{self.width}}")
+            self.width = max(self.width, len(text))
+        elif self.done >= self.next or self.done == self.total:
+            print(text, file=sys.stderr)
+            self.next = self.done + max(1, self.total // 10)
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        """Clear the line shown on a terminal."""
+        if self.terminal and self.width:
+            sys.stderr.write(f"\r{' ' * self.width}\r")
+            sys.stderr.flush()
 
 
 class _Migration:

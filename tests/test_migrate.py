@@ -1202,6 +1202,39 @@ def test_a_module_that_star_imports_a_rewritten_one_keeps_its_names(tmp_path, ca
     assert compat.read_text(encoding="utf-8").startswith("import typing\n")
 
 
+@pytest.mark.parametrize("terminal", [False, True], ids=["log", "terminal"])
+def test_progress_over_many_files(tmp_path, capsys, monkeypatch, terminal):
+    """
+    Over more than PROGRESS_FROM files, the reading shows how far it is on
+    stderr: in a log, a line each tenth of the files to parse; on a
+    terminal, one line rewritten in place and cleared at the end.
+    """
+    source = "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n    x: int\n"
+    for number in range(3):
+        write(tmp_path, f"m{number}.py", source)
+    write(tmp_path, "other.py", "X = 1\n")
+    monkeypatch.setattr(_migrate, "PROGRESS_FROM", 3)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal, raising=False)
+    assert 0 == _migrate.main(["--dry-run", str(tmp_path)])
+    shown = [f"parsed {n} of 3 files that may use a named tuple (of 4)" for n in (1, 2, 3)]
+    err = capsys.readouterr().err
+    if terminal:
+        width = len(shown[-1])
+        assert "".join(f"\r{text}" for text in shown) + f"\r{' ' * width}\r" == err
+    else:
+        assert "".join(f"{text}\n" for text in shown) == err
+
+
+def test_no_progress_over_a_few_files(tmp_path, capsys, monkeypatch):
+    """Over PROGRESS_FROM files or fewer, nothing is written to stderr."""
+    for number in range(3):
+        write(tmp_path, f"m{number}.py", "from typing import NamedTuple\n")
+    monkeypatch.setattr(_migrate, "PROGRESS_FROM", 3)
+    status = _migrate.main(["--dry-run", str(tmp_path)])
+    assert 0 == status
+    assert "" == capsys.readouterr().err
+
+
 def test_a_file_this_python_cannot_read(tmp_path, capsys, monkeypatch):
     """
     A file Python's parser refuses where libcst does not (code for a newer
