@@ -33,6 +33,9 @@ NAMED_TUPLE = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 NAMEDTUPLE_FUNCTION = "collections.namedtuple"
 #: What the rewrite makes of them.
 MIGRATED = frozenset({"records.Record", "records.namedtuple"})
+#: The methods of a namedtuple class besides its dunders: reading one of
+#: them (or a dunder) without calling it is looking at the implementation.
+NAMEDTUPLE_METHODS = frozenset({"_make", "_replace", "_asdict"})
 
 
 def scan(source: bytes, path: str, module: str, package: str) -> ModuleScan:
@@ -77,6 +80,7 @@ class _Scanner(ClassReader):
         for target, call in self.call_targets:
             calls = sorted(self.calls[target.statement], key=position)
             target.index = calls.index(call)
+            target.reason = target.reason or self._probe(call)
         if self.result.targets:  # what a rewrite reads
             self.result.import_uses = import_uses(
                 self.tree, self.names, self.numbers, self.replaced
@@ -336,8 +340,85 @@ class _Scanner(ClassReader):
             )
         return scope.meanings_of(name) == {(full, Source.IMPORT)}
 
+    def _probe(self, call: ast.Call) -> str | None:
+        """
+        Why the namedtuple *call* stands for the standard library's own, to
+        be left as it is, or None. It does when it names no fields and its
+        class is only inspected: each read of it (the call itself, or the
+        one name it is assigned to, bound there alone, read at least once)
+        reads a method or dunder without calling it (rich's pretty-printer
+        gives the ``__repr__`` of one to ``inspect.getfile``), or gives the
+        class to a function of ``inspect``.
+        """
+        if not _names_no_fields(call):
+            return None
+        reads = [call] if self._inspected(call) else self._reads(call)
+        if not reads or not all(self._inspected(read) for read in reads):
+            return None
+        use = self.parents[reads[0]]
+        if not isinstance(use, ast.Attribute):
+            use = reads[0]
+        assert isinstance(use, ast.expr)
+        return (
+            f"a namedtuple without fields that the module only inspects ({self.shown(use)}, "
+            f"line {use.lineno}): it stands for the standard library's own namedtuple, "
+            "which records.namedtuple would not be"
+        )
+
+    def _reads(self, call: ast.Call) -> list[ast.AST]:
+        """Return the reads of the one name *call* is assigned to, bound there alone."""
+        statement = self.parents.get(call)
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        elif isinstance(statement, ast.AnnAssign):
+            target = statement.target
+        else:
+            return []
+        if statement.value is not call or not isinstance(target, ast.Name):
+            return []
+        scope = self.names.scope_of[target].target(target.id)
+        bindings = scope.bindings.get(target.id, [])
+        if len(bindings) != 1 or bindings[0].node is not target:
+            return []
+        return sorted((access.node for access in bindings[0].references), key=position)
+
+    def _inspected(self, node: ast.AST) -> bool:
+        """Whether *node* has a method read off it and not called, or goes to inspect."""
+        parent = self.parents.get(node)
+        if (
+            isinstance(parent, ast.Attribute)
+            and parent.value is node
+            and (parent.attr in NAMEDTUPLE_METHODS or _is_dunder(parent.attr))
+        ):
+            above = self.parents.get(parent)
+            return not (isinstance(above, ast.Call) and above.func is parent)
+        if isinstance(parent, ast.keyword):
+            node, parent = parent, self.parents.get(parent)
+        return (
+            isinstance(parent, ast.Call)
+            and node is not parent.func
+            and any(name.startswith("inspect.") for name in self.names.names(parent.func))
+        )
+
 
 # -- small helpers ---------------------------------------------------------------
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _names_no_fields(call: ast.Call) -> bool:
+    """Whether a namedtuple *call* names no fields: ``[]``, ``()`` or a blank string."""
+    fields: ast.expr | None = call.args[1] if len(call.args) > 1 else None
+    for keyword in call.keywords:
+        if keyword.arg == "field_names":
+            fields = keyword.value
+    if isinstance(fields, (ast.List, ast.Tuple)):
+        return not fields.elts
+    if isinstance(fields, ast.Constant) and isinstance(fields.value, str):
+        return not fields.value.replace(",", " ").split()
+    return False
 
 
 def _absolute(name: str, package: str) -> str:

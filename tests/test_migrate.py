@@ -1104,6 +1104,97 @@ def test_diff_of_a_file_without_a_last_newline(tmp_path, capsys):
     ] == lines[1:-2]
 
 
+PROBE = """
+    import collections
+    import inspect
+
+    _dummy = collections.namedtuple("_dummy", [])
+    Point = collections.namedtuple("Point", "x y")
+
+
+    def has_default_repr(obj):
+        try:
+            own = inspect.getfile(obj.__repr__)
+        except (OSError, TypeError):  # defined in C
+            own = None
+        return own == inspect.getfile(_dummy.__repr__)
+    """
+
+
+def test_a_field_less_namedtuple_only_inspected_is_left(tmp_path, capsys):
+    """
+    A namedtuple without fields that the module only inspects stands for the
+    standard library's own (rich's pretty-printer finds namedtuple's file
+    through one): it is left, saying why, and the module still tells the
+    standard library's named tuples from others; the other call is rewritten.
+    """
+    path = write(tmp_path, "pretty.py", PROBE)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f'{path}:4: left collections.namedtuple("_dummy", ...): a namedtuple without fields '
+        "that the module only inspects (_dummy.__repr__, line 13): it stands for the standard "
+        "library's own namedtuple, which records.namedtuple would not be",
+        f'{path}:5: collections.namedtuple("Point", ...) -> records.namedtuple',
+        "changed 1 definition in 1 file of 1; left 1 (see above).",
+        AFTERWARDS,
+    ] == lines
+    text = path.read_text(encoding="utf-8")
+    assert '_dummy = collections.namedtuple("_dummy", [])' in text
+    assert 'Point = records.namedtuple("Point", "x y")' in text
+    module = {}
+    exec(compile(text, str(path), "exec"), module)  # the migrated module
+    import collections
+
+    assert module["has_default_repr"](collections.namedtuple("Plain", "a")(1))
+    assert not module["has_default_repr"](module["Point"](1, 2))
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "inspect.signature(_dummy)",
+        "_dummy.__repr__ is type(obj).__repr__",
+        "_dummy._make.__code__",
+        'inspect.getfile(collections.namedtuple("_", "").__repr__)',
+    ],
+    ids=["given-to-inspect", "compared", "method-code", "inline"],
+)
+def test_every_inspection_counts(tmp_path, capsys, use):
+    """A class only read for its methods or given to inspect stands for the standard library's."""
+    source = textwrap.dedent(PROBE).replace("inspect.getfile(_dummy.__repr__)", use)
+    path = write(tmp_path, "probe.py", source)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert "left 1 (see above)." in lines[-2]
+    assert "only inspects" in "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ('collections.namedtuple("_dummy", [])', 'collections.namedtuple("_dummy", ["a"])'),
+        ("inspect.getfile(_dummy.__repr__)", "repr(_dummy())"),
+        ("inspect.getfile(_dummy.__repr__)", "_dummy.__repr__(obj)"),
+        ("inspect.getfile(_dummy.__repr__)", "_dummy._fields"),
+        ("inspect.getfile(_dummy.__repr__)", "isinstance(obj, _dummy)"),
+        ("inspect.getfile(_dummy.__repr__)", "inspect.getfile(_dummy.__repr__) or _dummy"),
+        ("inspect.getfile(_dummy.__repr__)", "None"),
+        ('Point = collections.namedtuple("Point", "x y")', '_dummy = ()'),
+    ],
+    ids=["has-fields", "instantiated", "method-called", "fields-read", "isinstance",
+         "passed-on", "never-read", "bound-twice"],
+)  # fmt: skip
+def test_a_field_less_namedtuple_used_otherwise_is_rewritten(tmp_path, capsys, change):
+    """A namedtuple with fields, or used as a class, or never read, is rewritten as any other."""
+    old, new = change
+    source = textwrap.dedent(PROBE).replace(old, new)
+    path = write(tmp_path, "probe.py", source)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert f'{path}:4: collections.namedtuple("_dummy", ...) -> records.namedtuple' == lines[0]
+
+
 def test_only_files_that_may_matter_are_parsed_once_each(tmp_path, capsys, monkeypatch):
     """
     A file whose text names neither NamedTuple nor namedtuple nor a class of
