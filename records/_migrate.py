@@ -4,11 +4,14 @@ from ``typing.NamedTuple`` and ``collections.namedtuple`` to records.
 
 Every ``.py`` file at or under the given paths is read first, so that a
 subclass in one module keeps its base in another as it was when records
-would change it; then each file is read again and rewritten in place
-(``records/_migrate_transform.py``, which needs libcst: ``pip install
-'records-tuple[migrate]'``). The command reports, file by file and line by
-line, what it changed and what it left, with the reason. Running it again
-changes nothing.
+would change it. Only the files whose text may matter are parsed, once each,
+with Python's own parser (``records/_migrate_candidates.py`` picks them,
+``records/_migrate_scan.py`` reads them); those with something to change
+are then rewritten in place by libcst, which keeps their formatting
+(``records/_migrate_transform.py``; ``pip install 'records-tuple[migrate]'``).
+The command reports, file by file and line by line, what it changed and
+what it left, with the reason; over more than a few hundred files, it
+shows on stderr how far its reading is. Running it again changes nothing.
 
 Exit status: 0 when every file was read (whatever was left), 1 when a file
 or folder could not be read, parsed or written (it is named; the others are
@@ -28,8 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
 
-    from libcst.metadata import MetadataWrapper
-
+    from ._migrate_candidates import Text
     from ._migrate_transform import Decisions, ModuleScan
 
 #: Folders never entered, besides hidden ones and virtual environments.
@@ -38,6 +40,9 @@ SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
 BUILD_FOLDERS = frozenset({"build", "dist"})
 
 NEEDS_LIBCST = "python -m records migrate needs libcst: pip install 'records-tuple[migrate]'"
+
+#: Over how many files the command shows its progress.
+PROGRESS_FROM = 300
 
 AFTERWARDS = (
     "For mypy, turn on the records plugin (plugins = records.mypy); the other type "
@@ -134,19 +139,16 @@ def main(argv: list[str]) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     problems: list[str] = []
     paths = list(python_files(arguments.paths, problems))
-    scans = {}
-    for path in paths:
-        try:
-            module, package = module_names(path)
-            scans[path] = transform.scan(_parse(transform, path), path, module, package)
-        except Exception as error:  # any file libcst cannot read is reported
-            problems.append(f"{path}: not migrated: {_one_line(error)}")
-    for line in problems:
+    reading = _Reading(transform, paths)
+    reading.run()
+    for line in problems + [reading.problems[path] for path in reading.problems]:
         print(line)
-    decisions = transform.decide(list(scans.values()))
+    scans = [reading.scans[path] for path in paths if path in reading.scans]
+    decisions = transform.decide(scans)
     migration = _Migration(arguments.dry_run, arguments.diff)
-    for path, found in scans.items():
-        migration.rewrite(transform, path, found, decisions[path])
+    for found in scans:
+        source = reading.sources.pop(found.path, None)
+        migration.rewrite(transform, found, decisions[found.path], source)
     verb = "would change" if arguments.dry_run else "changed"
     changes, files = migration.changes, migration.files
     print(
@@ -155,7 +157,140 @@ def main(argv: list[str]) -> int:
     )
     if changes:
         print(AFTERWARDS)
-    return 1 if problems or migration.failed else 0
+    return 1 if problems or reading.problems or migration.failed else 0
+
+
+class _Reading:
+    """
+    The first pass: every file read, and the candidates among them parsed
+    and scanned, once each; each other file counts as a module that uses
+    no named tuple.
+    """
+
+    def __init__(self, transform: ModuleType, paths: list[str]) -> None:
+        from . import _migrate_candidates, _migrate_scan
+
+        self.transform = transform
+        self.candidates = _migrate_candidates
+        self.scanner = _migrate_scan
+        self.paths = paths
+        self.progress = _Progress(len(paths))
+        self.problems: dict[str, str] = {}
+        self.scans: dict[str, ModuleScan] = {}
+        #: The sources the rewrite reads: those with a target.
+        self.sources: dict[str, bytes] = {}
+        #: Each file's module and package.
+        self.names: dict[str, tuple[str, str]] = {}
+        #: The files read and not parsed, with what their text says.
+        self.unparsed: dict[str, Text | None] = {}
+
+    def run(self) -> None:
+        """
+        Read every file; scan each candidate, until no file joins them; give
+        the others empty scans. Problems and scans end in the order of the paths.
+        """
+        for path in self.paths:
+            self._read(path)
+        names = self.candidates.NAMED_TUPLE_NAMES
+        while batch := self._named(names) or self._importers():
+            self.progress.add(len(batch))
+            for path in batch:
+                self._scan(path)
+                self.progress.step()
+            names = self.candidates.names_to_find(self.scans.values())
+        self.progress.end()
+        for path in self.unparsed:
+            self.scans[path] = self.transform.ModuleScan(path, self.names[path][0])
+        order = {path: index for index, path in enumerate(self.paths)}
+        self.problems = dict(sorted(self.problems.items(), key=lambda item: order[item[0]]))
+        self.scans = dict(sorted(self.scans.items(), key=lambda item: order[item[0]]))
+
+    def _read(self, path: str) -> None:
+        try:
+            self.names[path] = module_names(path)
+            text = self.candidates.read(_source(path))
+        except Exception as error:  # as the parse would be
+            self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
+            return
+        self.unparsed[path] = text
+
+    def _named(self, names: frozenset[str]) -> list[str]:
+        """Return the files not parsed whose text has any of *names*, or cannot be decoded."""
+        return [
+            path for path, text in self.unparsed.items() if text is None or text.names_any(names)
+        ]
+
+    def _importers(self) -> list[str]:
+        """Return the files not parsed that import a name a rewrite may drop the import of."""
+        dropped = {
+            found.module: frozenset(found.first_names)
+            for found in self.scans.values()
+            if found.targets
+        }
+        return [
+            path
+            for path, text in self.unparsed.items()
+            if text is not None
+            and self.candidates.imports_dropped(text, self.names[path][1], dropped)
+        ]
+
+    def _scan(self, path: str) -> None:
+        del self.unparsed[path]
+        module, package = self.names[path]
+        try:
+            source = _source(path)
+            found = self.scanner.scan(source, path, module, package)
+        except SyntaxError as error:
+            self.problems[path] = f"{path}: not migrated: {_syntax_error(source, error)}"
+            return
+        except Exception as error:  # any file that cannot be read is reported
+            self.problems[path] = f"{path}: not migrated: {_one_line(error)}"
+            return
+        self.scans[path] = found
+        if found.targets:
+            self.sources[path] = source
+
+
+class _Progress:
+    """
+    How far the reading is, on stderr, where the command runs over more
+    than PROGRESS_FROM files: one line rewritten in place on a terminal,
+    elsewhere a line each tenth of the files to scan.
+    """
+
+    def __init__(self, files: int) -> None:
+        self.files = files
+        self.shown = files > PROGRESS_FROM
+        self.terminal = self.shown and sys.stderr.isatty()
+        self.done = self.total = self.next = 0
+        self.width = 0
+
+    def add(self, files: int) -> None:
+        """Count *files* more to scan."""
+        self.total += files
+
+    def step(self) -> None:
+        """Count one file scanned, and show it where due."""
+        self.done += 1
+        if not self.shown:
+            return
+        text = (
+            f"parsed {self.done} of {self.total} {_plural(self.total, 'file')} that may use a "
+            f"named tuple (of {self.files})"
+        )
+        if self.terminal:
+            sys.stderr.write(f"\r{text:<{self.width}}")
+            self.width = max(self.width, len(text))
+        elif self.done >= self.next or self.done == self.total:
+            print(text, file=sys.stderr)
+            self.next = self.done + max(1, self.total // 10)
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        """Clear the line shown on a terminal."""
+        if self.terminal and self.width:
+            sys.stderr.write(f"\r{' ' * self.width}\r")
+            sys.stderr.flush()
 
 
 class _Migration:
@@ -168,25 +303,36 @@ class _Migration:
         self.failed = False
 
     def rewrite(
-        self, transform: ModuleType, path: str, found: ModuleScan, decisions: Decisions
+        self,
+        transform: ModuleType,
+        found: ModuleScan,
+        decisions: Decisions,
+        source: bytes | None,
     ) -> None:
-        """Rewrite the file at *path* by *decisions*, report each line, write it."""
-        try:
-            wrapper = _parse(transform, path)
-            new_source, outcome = transform.rewrite(wrapper, decisions)
-        except Exception as error:  # as in the first pass
-            self._fail(path, error)
-            return
+        """
+        Rewrite the module *found* by *decisions* (*source*: its source, None
+        where it has nothing to rewrite), report each line, write it.
+        """
+        path = found.path
+        outcome = transform.Outcome()
+        new_source = b""
+        if source is not None:
+            try:
+                new_source, outcome = transform.rewrite(source, found, decisions)
+            except Exception as error:  # libcst's, say: as in the first pass
+                self._fail(path, error)
+                return
         report = [(line, text) for line, text in outcome.changed]
         report += [(line, f"left {text}") for line, text in outcome.left + found.left]
         for line, text in sorted(report):
             print(f"{path}:{line}: {text}")
         self.left += len(outcome.left) + len(found.left)
-        if not outcome.changed:
+        if source is None or not outcome.changed:
             return
         if self.diff:
-            encoding = wrapper.module.encoding
-            sys.stdout.writelines(_diff(path, wrapper.module.bytes, new_source, encoding))
+            from ._migrate_source import encoding
+
+            sys.stdout.writelines(_diff(path, source, new_source, encoding(source)))
         if not self.dry_run:
             try:
                 with open(path, "wb") as file:
@@ -202,9 +348,28 @@ class _Migration:
         self.failed = True
 
 
-def _parse(transform: ModuleType, path: str) -> MetadataWrapper:
+def _source(path: str) -> bytes:
     with open(path, "rb") as file:
-        return transform.parse(file.read())  # type: ignore[no-any-return]
+        return file.read()
+
+
+def _syntax_error(source: bytes, error: SyntaxError) -> str:
+    """
+    Say why a file Python's parser refuses is not migrated: libcst's message
+    where libcst refuses it too (it is not Python), else that this Python
+    is older than the code.
+    """
+    import libcst
+
+    try:
+        libcst.parse_module(source)
+    except Exception as libcst_error:
+        return _one_line(libcst_error)
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return (
+        f"Python {version} cannot read it ({_one_line(error)}): run the command with "
+        "the Python the code is written for"
+    )
 
 
 def _plural(count: int, word: str) -> str:

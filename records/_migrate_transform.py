@@ -1,18 +1,20 @@
 """
 The rewrite behind ``python -m records migrate``, in three steps.
 
-1. ``scan``: read one module and note each class statement (its bases, as
-   the module's imports resolve them, and what its body does), the names it
-   imports and re-exports, and each use of ``typing.NamedTuple`` or
-   ``collections.namedtuple`` that is neither a base nor a call.
+1. ``scan`` (``records/_migrate_scan.py``): read one module and note each
+   class statement (its bases, as the module's imports resolve them, and
+   what its body does), the names it imports and re-exports, each
+   ``NamedTuple`` base and ``namedtuple`` call the rewrite may change, and
+   each use of ``typing.NamedTuple`` or ``collections.namedtuple`` that is
+   neither a base nor a call.
 2. ``decide``: over every module scanned, keep each ``class X(NamedTuple)``
    that records builds the same, and leave the others with the reason (see
-   ``_own_reason`` and ``_family_reason``).
+   ``_own_reason`` and ``_Family.reason``).
 3. ``rewrite``: ``class X(NamedTuple)`` becomes ``class X(Record)`` and
    ``collections.namedtuple(...)`` becomes ``records.namedtuple(...)``;
    ``records`` is imported and the imports left unused are removed, unless
-   another module imports them from this one. libcst keeps every other
-   byte of the source: formatting, comments and strings.
+   another module imports them from this one. libcst writes it, and keeps
+   every other byte of the source: formatting, comments and strings.
 
 Needs libcst (the ``migrate`` extra); ``records/_migrate.py`` imports this
 module only when the command runs.
@@ -20,45 +22,17 @@ module only when the command runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst import MetadataDependent
-from libcst.codemod import CodemodContext, ContextAwareTransformer
+from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.helpers import get_absolute_module_from_package, get_full_name_for_node
-from libcst.metadata import (
-    ImportAssignment,
-    MetadataWrapper,
-    PositionProvider,
-    QualifiedNameProvider,
-    QualifiedNameSource,
-    ScopeProvider,
-)
 
 from . import _rules
 
-NAMED_TUPLE = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
-NAMEDTUPLE_FUNCTION = "collections.namedtuple"
-#: What the rewrite makes of them.
-MIGRATED = frozenset({"records.Record", "records.namedtuple"})
-#: Calls whose result is a mutable default, which records refuses.
-MUTABLE_CALLS = frozenset(
-    {
-        "builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray",
-        "collections.OrderedDict", "collections.defaultdict", "collections.Counter",
-        "collections.deque", "collections.ChainMap",
-    }
-)  # fmt: skip
-#: Methods that return a new mutable object from a mutable one.
-MUTABLE_METHODS = frozenset({"copy", "fromkeys"})
-#: Decorators whose property keeps its value in the instance's ``__dict__``.
-DICT_PROPERTIES = frozenset({"functools.cached_property"})
-#: Decorators whose method gets no instance.
-NOT_INSTANCE_METHODS = frozenset({"builtins.classmethod", "builtins.staticmethod"})
-#: Functions that set attributes on the object they are given first (and
-#: any ``X.__setattr__``).
-SETTERS = frozenset({"builtins.setattr"})
+#: An import the rewrite asks to drop once unused: module, name, alias.
+Drop = tuple[str, "str | None", "str | None"]
 
 
 @dataclass
@@ -98,6 +72,49 @@ class ClassFacts:
 
 
 @dataclass
+class Target:
+    """A ``NamedTuple`` base or a ``namedtuple`` call: what the rewrite changes or leaves."""
+
+    line: int
+    #: As the report shows it: ``class A(NamedTuple)``, ``c.namedtuple("Q", ...)``.
+    shown: str
+    #: The key of its class (a base), or None (a call).
+    key: tuple[str, int] | None
+    #: How it would be written (``Record``, ``records.Record``,
+    #: ``records.namedtuple``), or None where those names are taken.
+    spelling: str | None
+    #: Why it stays, whatever the decisions: what its module alone shows.
+    reason: str | None
+    #: The first name it is spelled with (``typing`` of ``typing.NamedTuple``),
+    #: and the imports of that name the rewrite asks to drop.
+    first_name: str | None
+    drops: list[Drop]
+    #: Where the writer finds it: the number of its statement (see
+    #: ``statements``), and that of the base in its class or of the call
+    #: in its statement's own code; the source of what it replaces.
+    statement: int
+    index: int
+    replaced: str
+    #: When libcst would rewrite it, as it walks the module: once past all
+    #: of it (what ends first comes first, the innermost on a tie).
+    order: tuple[int, int, int]
+
+
+@dataclass
+class ImportUse:
+    """One name of an import statement, and what uses it."""
+
+    #: The number of the import statement (see ``statements``) and of the name in it.
+    statement: int
+    alias: int
+    #: The targets (by number) whose first name reads it: a rewrite of
+    #: theirs takes that use away.
+    targets: set[int] = field(default_factory=set)
+    #: Whether anything else uses it: a read, ``__all__``, a string annotation.
+    used: bool = False
+
+
+@dataclass
 class ModuleScan:
     """What ``scan`` found in one module."""
 
@@ -113,6 +130,16 @@ class ModuleScan:
     imports: set[tuple[str, str]] = field(default_factory=set)
     #: ``(line, text)`` of every use the rewrite leaves, with its reason.
     left: list[tuple[int, str]] = field(default_factory=list)
+    #: Its NamedTuple bases and namedtuple calls: the rewrite reads a
+    #: module only where it has one.
+    targets: list[Target] = field(default_factory=list)
+    #: The names its import statements bind, and their uses.
+    import_uses: list[ImportUse] = field(default_factory=list)
+
+    @property
+    def first_names(self) -> set[str]:
+        """The names whose imports a rewrite of this module may drop."""
+        return {target.first_name for target in self.targets if target.first_name}
 
 
 @dataclass
@@ -132,18 +159,6 @@ class Outcome:
 
     changed: list[tuple[int, str]] = field(default_factory=list)
     left: list[tuple[int, str]] = field(default_factory=list)
-
-
-def parse(source: bytes) -> MetadataWrapper:
-    """Parse a module's source; raises ``libcst.ParserSyntaxError`` and others."""
-    return MetadataWrapper(cst.parse_module(source))
-
-
-def scan(wrapper: MetadataWrapper, path: str, module: str, package: str) -> ModuleScan:
-    """Note the class statements, imports and named tuple uses of one parsed module."""
-    scanner = _Scanner(ModuleScan(path, module), package)
-    wrapper.visit(scanner)
-    return scanner.result
 
 
 def decide(scans: list[ModuleScan]) -> dict[str, Decisions]:
@@ -174,328 +189,29 @@ def decide(scans: list[ModuleScan]) -> dict[str, Decisions]:
     return decisions
 
 
-def rewrite(wrapper: MetadataWrapper, decisions: Decisions) -> tuple[bytes, Outcome]:
+def rewrite(source: bytes, found: ModuleScan, decisions: Decisions) -> tuple[bytes, Outcome]:
     """
-    Rewrite one parsed module by the *decisions* on it; return its new
-    source (the old one, byte for byte, when nothing changed) and what
-    changed and was left.
+    Rewrite the module *found*, of *source*, by the *decisions* on it;
+    return its new source (*source* itself when nothing changed) and what
+    changed and was left. Only a module that changes is parsed by libcst.
     """
     outcome = Outcome()
-    context = CodemodContext(wrapper=wrapper)
-    transformer = _Rewriter(context, decisions, outcome, _unbound_names(wrapper))
-    module = wrapper.visit(transformer)
-    if not outcome.changed:
-        return wrapper.module.bytes, outcome
-    module = AddImportsVisitor(context).transform_module(module)
-    module = RemoveImportsVisitor(context).transform_module(module)
-    return module.bytes, outcome
-
-
-# -- step 1: scan ---------------------------------------------------------------
-
-
-class _Reading(MetadataDependent):
-    """What a module's names mean, for the scanner and the rewriter alike."""
-
-    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider, ScopeProvider)
-
-    def names(self, node: cst.CSTNode) -> set[str]:
-        """Return the full names *node* (a name or attribute) stands for."""
-        return {name.name for name in self.get_metadata(QualifiedNameProvider, node, set())}
-
-    def is_named_tuple(self, node: cst.CSTNode) -> bool:
-        return bool(self.names(node) & NAMED_TUPLE)
-
-    def is_namedtuple_function(self, node: cst.CSTNode) -> bool:
-        return NAMEDTUPLE_FUNCTION in self.names(node)
-
-    def looks_like(self, node: cst.BaseExpression, name: str) -> bool:
-        """Whether *node* is spelled or imported as *name*, but not as records' own."""
-        names = self.names(node)
-        return not names & MIGRATED and (
-            _last_name(node) == name or any(full.rsplit(".", 1)[-1] == name for full in names)
-        )
-
-    def line(self, node: cst.CSTNode) -> int:
-        return int(self.get_metadata(PositionProvider, node).start.line)
-
-    def class_name(self, node: cst.ClassDef) -> str:
-        """Return the class's qualified name in its module (``f.<locals>.C``)."""
-        names = self.get_metadata(QualifiedNameProvider, node.name, set())
-        return min((name.name for name in names), default=node.name.value)
-
-
-class _Scanner(_Reading, cst.CSTVisitor):
-    def __init__(self, result: ModuleScan, package: str) -> None:
-        super().__init__()
-        self.result = result
-        self.package = package
-        #: Bases and called functions: the uses the rewrite reads itself.
-        self.seen: set[cst.CSTNode] = set()
-
-    # -- imports and aliases
-
-    def visit_Module(self, node: cst.Module) -> None:
-        for statement in node.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if (
-                    isinstance(small, cst.Assign)
-                    and len(small.targets) == 1
-                    and isinstance(small.targets[0].target, cst.Name)
-                    and isinstance(small.value, (cst.Name, cst.Attribute))
-                ):
-                    full = self._full_names(small.value)
-                    if full:
-                        self.result.aliases[small.targets[0].target.value] = full[0]
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        name = get_full_name_for_node(node.module) if node.module is not None else None
-        try:
-            module = get_absolute_module_from_package(
-                self.package or None, name, len(node.relative)
-            )
-        except Exception:  # a relative import above the top: not ours
-            module = None
-        if module is None:
-            return False
-        if isinstance(node.names, cst.ImportStar):
-            self.result.imports.add((module, "*"))
-            self.result.star_imports.append(module)
-            return False
-        for alias in node.names:
-            name = get_full_name_for_node(alias.name) or ""
-            self.result.imports.add((module, name))
-            bound = alias.evaluated_alias or name
-            if isinstance(self.get_metadata(ScopeProvider, node, None), cst.metadata.GlobalScope):
-                self.result.aliases[bound] = f"{module}.{name}"
-        return False  # names in import statements are not uses
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    # -- class statements
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        facts = ClassFacts(
-            path=self.result.path,
-            line=self.line(node),
-            module=self.result.module,
-            qualname=self.class_name(node),
-        )
-        for argument in node.bases:
-            base = argument.value
-            facts.bases.append((self._full_names(base), _last_name(base) or ""))
-            if self.is_named_tuple(base):
-                facts.named_tuple = True
-                self.seen.add(base)
-            elif self.looks_like(base, "NamedTuple"):
-                self.seen.add(base)
-                self._leave_unresolved(base, "NamedTuple base")
-        for statement in _body_statements(node.body.body):
-            if isinstance(statement, cst.FunctionDef):
-                facts.defined.add(statement.name.value)
-                self._read_method(statement, facts)
-            elif isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    self._read_assignment(small, facts)
-        self.result.classes.append(facts)
-
-    def _full_names(self, node: cst.BaseExpression) -> list[str]:
-        found = []
-        for name in self.get_metadata(QualifiedNameProvider, node, set()):
-            if name.source is QualifiedNameSource.LOCAL:
-                found.append(
-                    f"{self.result.module}.{name.name}" if self.result.module else name.name
-                )
-            else:
-                found.append(_absolute(name.name, self.package))
-        return sorted(found)
-
-    def _read_assignment(self, small: cst.BaseSmallStatement, facts: ClassFacts) -> None:
-        targets: list[cst.BaseExpression] = []
-        if isinstance(small, cst.AnnAssign):
-            targets = [small.target]
-            if isinstance(small.target, cst.Name):
-                name = small.target.value
-                if "ClassVar" in _source(small.annotation.annotation):
-                    facts.class_vars.append(name)
-                else:
-                    facts.annotated.append(name)
-                    if small.value is not None and facts.mutable_default is None:
-                        shown = self._mutable(small.value)
-                        if shown is not None:
-                            facts.mutable_default = f"the default {shown} of field {name!r}"
-        elif isinstance(small, cst.Assign):
-            targets = [target.target for target in small.targets]
-        for target in targets:
-            if isinstance(target, cst.Name):
-                facts.defined.add(target.value)
-                if target.value == "__slots__":
-                    facts.has_slots = True
-
-    def _read_method(self, method: cst.FunctionDef, facts: ClassFacts) -> None:
-        if facts.instance_state is not None:
-            return
-        decorators = set().union(*(self.names(d.decorator) for d in method.decorators))
-        if decorators & DICT_PROPERTIES:
-            facts.instance_state = f"its cached_property {method.name.value!r}"
-            return
-        parameters = method.params.params
-        if decorators & NOT_INSTANCE_METHODS or not parameters:
-            return
-        if method.name.value == "__new__":
-            owners = _names_bound_by_new(method)  # self = super().__new__(cls, ...)
+    changes: list[tuple[Target, str]] = []
+    for target in sorted(found.targets, key=lambda target: target.order):
+        reason = decisions.everything
+        if target.key is not None:  # a base: the decision on its class, then its names
+            reason = reason or decisions.classes.get(target.key, "not scanned")
+            if reason is None and target.spelling is None:
+                reason = "the names Record and records both mean something else here"
+        reason = reason or target.reason
+        if reason is not None or target.spelling is None:
+            outcome.left.append((target.line, f"{target.shown}: {reason}"))
         else:
-            owners = {parameters[0].name.value}
-        state = _InstanceState(self, owners)
-        method.body.visit(state)
-        if state.found is not None:
-            facts.instance_state = f"{method.name.value}() {state.found}"
-
-    def _mutable(self, value: cst.BaseExpression) -> str | None:
-        """How *value* shows a mutable object, or None where it does not."""
-        if isinstance(value, (cst.List, cst.Dict, cst.Set)):
-            shown = _shown(value)
-            return shown if len(shown) <= 20 else type(value).__name__.lower()
-        if isinstance(value, (cst.ListComp, cst.DictComp, cst.SetComp)):
-            return "comprehension"
-        if isinstance(value, cst.Call) and self.names(value.func) & MUTABLE_CALLS:
-            return f"{_shown(value.func)}()"
-        return self._derived_mutable(value)
-
-    def _derived_mutable(self, value: cst.BaseExpression) -> str | None:
-        """How *value* makes a mutable object from one (``[0] * 3``), or None."""
-        func = value.func if isinstance(value, cst.Call) else None
-        if (
-            isinstance(func, cst.Attribute)
-            and func.attr.value in MUTABLE_METHODS
-            and self._mutable(func.value)
-        ):
-            return f"a {func.attr.value}() of a mutable value"
-        if isinstance(value, cst.BinaryOperation) and (
-            self._mutable(value.left) or self._mutable(value.right)
-        ):
-            return "an operation on a mutable value"
-        if isinstance(value, cst.Subscript) and self._mutable(value.value):
-            return "a slice of a mutable value"
-        return None
-
-    # -- uses
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.is_namedtuple_function(node.func):
-            self.seen.add(node.func)
-        elif self.is_named_tuple(node.func):
-            self.seen.add(node.func)
-            self.result.left.append(
-                (
-                    self.line(node),
-                    f"{_shown(node.func)}({_first_argument(node)}, ...): the functional "
-                    "form; its records spelling is Record.define(name, fields), by hand",
-                )
-            )
-        elif self.looks_like(node.func, "namedtuple"):
-            self.seen.add(node.func)
-            self._leave_unresolved(node.func, "call")
-
-    def _leave_unresolved(self, node: cst.BaseExpression, what: str) -> None:
-        names = sorted(self.names(node))
-        meaning = f"it is {names[0]}" if names else "its import cannot be resolved"
-        self.result.left.append(
-            (self.line(node), f"{_shown(node)}: a {what} left as it is: {meaning}")
-        )
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        # An attribute that is the whole use (typing.NamedTuple) is read as
-        # one: its parts (typing) are not uses of their own.
-        return not self._note_value_use(node)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self._note_value_use(node)
-
-    def _note_value_use(self, node: cst.Name | cst.Attribute) -> bool:
-        if self.is_named_tuple(node):
-            what = "typing.NamedTuple"
-        elif self.is_namedtuple_function(node):
-            what = "collections.namedtuple"
-        else:
-            return False
-        if node not in self.seen:
-            self.seen.add(node)
-            self.result.left.append(
-                (
-                    self.line(node),
-                    f"{_shown(node)}: {what} used as a value, neither a base nor a call "
-                    "(code that tests for the standard library's classes, or passes it on)",
-                )
-            )
-        return True
-
-
-class _InstanceState(cst.CSTVisitor):
-    """Find where a method keeps state on its instance, named *owners* in it."""
-
-    def __init__(self, reading: _Reading, owners: set[str]) -> None:
-        super().__init__()
-        self.reading = reading
-        self.owners = owners
-        self.found: str | None = None
-
-    def _is_owner(self, node: cst.BaseExpression) -> bool:
-        return isinstance(node, cst.Name) and node.value in self.owners
-
-    def _target(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._target(element.value)
-        elif isinstance(target, cst.Attribute) and self._is_owner(target.value):
-            self.found = self.found or f"sets {_source(target)}"
-        elif (
-            isinstance(target, cst.Subscript)
-            and isinstance(target.value, cst.Attribute)
-            and target.value.attr.value == "__dict__"
-            and self._is_owner(target.value.value)
-        ):
-            self.found = self.found or f"writes {_source(target.value)}"
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._target(node.name)  # with ... as self.x
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if not node.args or not self._is_owner(node.args[0].value):
-            return
-        if self.reading.names(func) & SETTERS or _last_name(func) == "__setattr__":
-            self.found = self.found or f"calls {_shown(func)}()"
-        elif (
-            isinstance(func, cst.Attribute)
-            and isinstance(func.value, cst.Attribute)
-            and func.value.attr.value == "__dict__"
-        ):
-            self.found = self.found or f"calls __dict__.{func.attr.value}()"
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False  # another class's methods
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
+            outcome.changed.append((target.line, f"{target.shown} -> {target.spelling}"))
+            changes.append((target, target.spelling))
+    if not changes:
+        return source, outcome
+    return _Writer(source, found, decisions).write(changes), outcome
 
 
 # -- step 2: decide -------------------------------------------------------------
@@ -640,222 +356,291 @@ def _body_reason(facts: ClassFacts) -> str | None:
     return None
 
 
-# -- step 3: rewrite ------------------------------------------------------------
+# -- step 3: write ---------------------------------------------------------------
 
 
-class _Rewriter(_Reading, ContextAwareTransformer):
+class _Writer:
+    """
+    libcst's part of the rewrite: the bases and calls replaced, the imports
+    added and removed as libcst's codemods do, each pass going down only to
+    what it changes.
+    """
+
+    def __init__(self, source: bytes, found: ModuleScan, decisions: Decisions) -> None:
+        self.module = cst.parse_module(source)
+        self.found = found
+        self.decisions = decisions
+        self.context = CodemodContext()
+        self.statements, self.parents = statements(self.module)
+
+    def write(self, changes: list[tuple[Target, str]]) -> bytes:
+        """Apply *changes* (each target, and what it becomes); return the new source."""
+        replacements: dict[cst.CSTNode, cst.CSTNode] = {}
+        path: set[cst.CSTNode] = set()
+        rewritten: set[int] = set()
+        for target, spelling in changes:
+            statement = self.statements[target.statement]
+            node = self._find(target, statement)
+            replacements[node] = _dotted(spelling)
+            path.update(_up(statement, self.parents), _ancestors(statement, node))
+            rewritten.add(self.found.targets.index(target))
+            if target.first_name is not None and not (
+                {target.first_name, "*"} & self.decisions.exported
+            ):  # another module imports it from this one
+                for imported, name, alias in target.drops:
+                    RemoveImportsVisitor.remove_unused_import(self.context, imported, name, alias)
+            if spelling == "Record":
+                AddImportsVisitor.add_needed_import(self.context, "records", "Record")
+            else:
+                AddImportsVisitor.add_needed_import(self.context, "records")
+        module = self.module.visit(_Replace(replacements, path))
+        module = self._add_imports(module)
+        return self._remove_imports(module, rewritten).bytes
+
+    def _find(self, target: Target, statement: cst.CSTNode) -> cst.CSTNode:
+        """Return the node *target* replaces in *statement*: a base, or a call's function."""
+        if target.key is not None:
+            assert isinstance(statement, cst.ClassDef)
+            node: cst.CSTNode = statement.bases[target.index].value
+        else:
+            node = _header_calls(statement)[target.index].func
+        if _bare(_source(node)) != _bare(target.replaced):
+            msg = f"line {target.line}: libcst does not find {target.replaced} there"
+            raise RuntimeError(msg)
+        return node
+
+    def _add_imports(self, module: cst.Module) -> cst.Module:
+        """
+        Add the imports asked for, as AddImportsVisitor does. It reads the
+        module's leading imports and changes them, inserts its own after
+        them and gives the next statement a blank line before it: it is
+        given those statements alone, a compound one as a stand-in with
+        its blank lines (which it would read through, whatever its size).
+        """
+        body = list(module.body)
+        end = 1
+        while end < len(body) and _is_import_line(body[end]):
+            end += 1
+        stand_ins: dict[cst.CSTNode, cst.CSTNode] = {}
+        head = body[: end + 1]
+        for index, statement in enumerate(head):
+            if index in (0, end) and not _is_import_line(statement):
+                if index == 0 and isinstance(statement, cst.SimpleStatementLine):
+                    continue  # a docstring, which it reads
+                stand_in = cst.Pass()
+                stand_ins[stand_in] = statement
+                head[index] = cst.SimpleStatementLine(
+                    body=[stand_in], leading_lines=statement.leading_lines
+                )
+        added = module.with_changes(body=head).visit(_AddImports(self.context))
+        new_head = []
+        for statement in added.body:
+            small = _only(statement)
+            real = stand_ins.get(small) if small is not None else None
+            new_head.append(
+                statement
+                if real is None
+                else real.with_changes(leading_lines=statement.leading_lines)
+            )
+        return module.with_changes(body=[*new_head, *body[end + 1 :]])
+
+    def _remove_imports(self, module: cst.Module, rewritten: set[int]) -> cst.Module:
+        """Remove the imports asked for that nothing uses once *rewritten* are."""
+        unused: dict[cst.ImportAlias, cst.Import | cst.ImportFrom] = {}
+        for use in self.found.import_uses:
+            if use.used or not use.targets <= rewritten:
+                continue
+            statement = self.statements[use.statement]
+            assert isinstance(statement, (cst.Import, cst.ImportFrom))
+            assert not isinstance(statement.names, cst.ImportStar)
+            unused[statement.names[use.alias]] = statement
+        # The imports are the statements read at first; the lines and blocks
+        # above them may have been rebuilt since.
+        _, parents = statements(module)
+        path: set[cst.CSTNode] = set()
+        for statement in unused.values():
+            path.update(_up(statement, parents))
+        return module.visit(_RemoveImports(self.context, unused, path))
+
+
+class _Replace(cst.CSTTransformer):
+    """Replace the keys of *replacements* by their values, going down only along *path*."""
+
+    def __init__(
+        self, replacements: dict[cst.CSTNode, cst.CSTNode], path: set[cst.CSTNode]
+    ) -> None:
+        super().__init__()
+        self.replacements = replacements
+        self.path = path
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return node in self.path and node not in self.replacements
+
+    def on_leave(  # type: ignore[override]
+        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+    ) -> cst.CSTNode:
+        return self.replacements.get(original_node, updated_node)
+
+
+class _AddImports(AddImportsVisitor):
+    """
+    AddImportsVisitor, going down only to the ``from`` imports it may add a
+    name to, and keeping the import statements it does not change as they are.
+    """
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Module) or isinstance(_only(node), cst.ImportFrom):
+            return super().on_visit(node)
+        return False
+
+
+class _RemoveImports(RemoveImportsVisitor):
+    """
+    RemoveImportsVisitor, told which imports are unused rather than reading
+    the whole module again for it, and going down only to them.
+    """
+
     def __init__(
         self,
         context: CodemodContext,
-        decisions: Decisions,
-        outcome: Outcome,
-        unbound: set[str],
+        unused: dict[cst.ImportAlias, cst.Import | cst.ImportFrom],
+        path: set[cst.CSTNode],
     ) -> None:
         super().__init__(context)
-        self.decisions = decisions
-        self.outcome = outcome
-        self.unbound = unbound
+        self.unused = unused
+        self.path = path
 
-    def leave_ClassDef(
-        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
-    ) -> cst.ClassDef:
-        bases = [
-            argument.value
-            for argument in original_node.bases
-            if self.is_named_tuple(argument.value)
-        ]
-        if not bases:
-            return updated_node
-        key = (self.class_name(original_node), self.line(original_node))
-        shown = f"class {original_node.name.value}({_shown(bases[0])})"
-        reason = self.decisions.everything or self.decisions.classes.get(key, "not scanned")
-        spelling = self._record_spelling(original_node)
-        if reason is None and spelling is None:
-            reason = "the names Record and records both mean something else here"
-        if reason is not None or spelling is None:
-            self.outcome.left.append((key[1], f"{shown}: {reason}"))
-            return updated_node
-        self._drop_import_of(bases[0])
-        if spelling == "Record":
-            AddImportsVisitor.add_needed_import(self.context, "records", "Record")
-        else:
-            AddImportsVisitor.add_needed_import(self.context, "records")
-        self.outcome.changed.append((key[1], f"{shown} -> {spelling}"))
-        new_bases = [
-            new.with_changes(value=cst.parse_expression(spelling))
-            if old.value is bases[0]
-            else new
-            for old, new in zip(original_node.bases, updated_node.bases)
-        ]
-        return updated_node.with_changes(bases=new_bases)
+    def visit_Module(self, node: cst.Module) -> None:
+        self._unused_imports = dict(self.unused)
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if not self.is_namedtuple_function(original_node.func):
-            return updated_node
-        line = self.line(original_node)
-        shown = f"{_shown(original_node.func)}({_first_argument(original_node)}, ...)"
-        reason = self.decisions.everything
-        if reason is None and not self._means(original_node, "records", "records"):
-            reason = "the name records means something else here"
-        if reason is not None:
-            self.outcome.left.append((line, f"{shown}: {reason}"))
-            return updated_node
-        self._drop_import_of(original_node.func)
-        AddImportsVisitor.add_needed_import(self.context, "records")
-        self.outcome.changed.append((line, f"{shown} -> records.namedtuple"))
-        return updated_node.with_changes(func=cst.parse_expression("records.namedtuple"))
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Module) or node in self.path:
+            return super().on_visit(node)
+        return False
 
-    def _record_spelling(self, node: cst.ClassDef) -> str | None:
-        """How the class can name ``records.Record``, or None where it cannot."""
-        if self._means(node, "Record", "records.Record"):
-            return "Record"
-        if self._means(node, "records", "records"):
-            return "records.Record"
-        return None
 
-    def _means(self, node: cst.CSTNode, name: str, full_name: str) -> bool:
-        """
-        Whether *name*, where *node* is, is free or already means *full_name*.
-        A name the module uses without binding it (from a star import, say)
-        is not free.
-        """
-        scope = self.get_metadata(ScopeProvider, node, None)
-        if scope is None:
+def statements(module: cst.Module) -> tuple[list[cst.CSTNode], dict[cst.CSTNode, cst.CSTNode]]:
+    """
+    Return every statement of *module* in the order of its source (a line's
+    small statements one by one, a compound statement before those of its
+    blocks, an ``elif`` as a statement of its own), as ``ast`` numbers them
+    (``records/_migrate_scan.py``); and the parent of each statement, line,
+    block and clause.
+    """
+    found: list[cst.CSTNode] = []
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+
+    def collect(owner: cst.CSTNode, body: Sequence[cst.CSTNode]) -> None:
+        for statement in body:
+            parents[statement] = owner
+            if isinstance(statement, cst.SimpleStatementLine):
+                collect(statement, statement.body)
+                continue
+            found.append(statement)
+            if not isinstance(statement, cst.BaseCompoundStatement):
+                continue
+            for clause, block in _blocks(statement):
+                parents[block] = clause
+                if clause is not statement:
+                    parents[clause] = statement
+                if isinstance(block, cst.If):  # elif
+                    collect(statement, [block])
+                else:
+                    collect(block, block.body)
+
+    collect(module, module.body)
+    return found, parents
+
+
+def _blocks(statement: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseSuite | cst.If]]:
+    """Return each block of a compound statement with its clause, in source order."""
+    if isinstance(statement, cst.If):
+        found: list[tuple[cst.CSTNode, cst.BaseSuite | cst.If]] = [(statement, statement.body)]
+        if isinstance(statement.orelse, cst.If):
+            found.append((statement, statement.orelse))
+        elif statement.orelse is not None:
+            found.append((statement.orelse, statement.orelse.body))
+        return found
+    if isinstance(statement, cst.Match):
+        return [(case, case.body) for case in statement.cases]
+    found = [(statement, statement.body)]  # type: ignore[attr-defined]
+    found += [(handler, handler.body) for handler in getattr(statement, "handlers", ())]
+    for name in ("orelse", "finalbody"):
+        clause = getattr(statement, name, None)
+        if clause is not None:
+            found.append((clause, clause.body))
+    return found
+
+
+def _header_calls(statement: cst.CSTNode) -> list[cst.Call]:
+    """Return the calls of a statement's own code (not of its blocks), in source order."""
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append(node)
+
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
             return False
-        if name not in scope:
-            return name not in self.unbound
-        meanings = {
-            (meaning.name, meaning.source) for meaning in scope.get_qualified_names_for(name)
-        }
-        return meanings == {(full_name, QualifiedNameSource.IMPORT)}
 
-    def _drop_import_of(self, node: cst.BaseExpression) -> None:
-        """Ask for the import that *node*'s first name comes from to go, once unused."""
-        root = node
-        while isinstance(root, cst.Attribute):
-            root = root.value
-        if not isinstance(root, cst.Name) or {root.value, "*"} & self.decisions.exported:
-            return  # another module imports it from this one
-        scope = self.get_metadata(ScopeProvider, root, None)
-        if scope is None:
-            return
-        for assignment in scope[root.value]:
-            if not isinstance(assignment, ImportAssignment):
-                continue
-            statement = assignment.node
-            if not isinstance(statement, (cst.Import, cst.ImportFrom)) or isinstance(
-                statement.names, cst.ImportStar
-            ):
-                continue
-            for alias in statement.names:
-                bound = alias.evaluated_alias or alias.evaluated_name.split(".")[0]
-                if bound != root.value:
-                    continue
-                if isinstance(statement, cst.Import):
-                    RemoveImportsVisitor.remove_unused_import(
-                        self.context, alias.evaluated_name, asname=alias.evaluated_alias
-                    )
-                elif statement.module is not None and not statement.relative:
-                    RemoveImportsVisitor.remove_unused_import(
-                        self.context,
-                        get_full_name_for_node(statement.module) or "",
-                        alias.evaluated_name,
-                        alias.evaluated_alias,
-                    )
+        def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> bool:
+            return False
+
+    statement.visit(Calls())
+    return found
 
 
-# -- small helpers --------------------------------------------------------------
+def _ancestors(root: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Return the nodes from *root* down to *node*, both included, or []."""
+    if root is node:
+        return [root]
+    for child in root.children:
+        below = _ancestors(child, node)
+        if below:
+            return [root, *below]
+    return []
+
+
+def _up(node: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> list[cst.CSTNode]:
+    """Return *node* and the nodes above it up to the module, by *parents*."""
+    path = [node]
+    while node in parents:
+        node = parents[node]
+        path.append(node)
+    return path
+
+
+def _only(statement: cst.CSTNode) -> cst.BaseSmallStatement | None:
+    """Return the small statement of a line of one, or None."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        return statement.body[0]
+    return None
+
+
+def _is_import_line(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], (cst.Import, cst.ImportFrom))
+    )
 
 
 def _source(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
-def _shown(node: cst.CSTNode) -> str:
-    """Return the source of *node* on one line, as a report shows it."""
-    return " ".join(_source(node).split())
+def _bare(code: str) -> str:
+    """Return *code* without its spaces, comments aside, and outer parentheses."""
+    code = "".join(code.split())
+    while code.startswith("(") and code.endswith(")"):
+        code = code[1:-1]
+    return code
 
 
-def _last_name(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    return None
-
-
-def _first_argument(call: cst.Call) -> str:
-    return _shown(call.args[0].value) if call.args else ""
-
-
-def _absolute(name: str, package: str) -> str:
-    """Resolve an imported name that starts with dots against *package*."""
-    dots = len(name) - len(name.lstrip("."))
-    if not dots:
-        return name
-    parts = package.split(".") if package else []
-    base = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
-    return ".".join([*base, name[dots:]]) if base else name[dots:]
-
-
-def _body_statements(body: object) -> list[cst.CSTNode]:
-    """
-    Return the statements of a class body, those under ``if``, ``try``,
-    ``with``, ``for`` and ``while`` included, nested classes and functions
-    as one statement each.
-    """
-    found: list[cst.CSTNode] = []
-    for statement in body:  # type: ignore[attr-defined]
-        found.append(statement)
-        if isinstance(statement, (cst.If, cst.With, cst.For, cst.While, cst.Try, cst.TryStar)):
-            for block in _blocks(statement):
-                found += _body_statements(block.body)
-    return found
-
-
-def _blocks(statement: cst.CSTNode) -> list[cst.BaseSuite]:
-    """Return the suites of a compound statement: body, else, except, finally."""
-    blocks = [statement.body]  # type: ignore[attr-defined]
-    for name in ("orelse", "finalbody"):
-        part = getattr(statement, name, None)
-        if isinstance(part, cst.If):
-            blocks.append(part.body)
-            blocks += _blocks(part)[1:]
-        elif part is not None:
-            blocks.append(part.body)
-    blocks += [handler.body for handler in getattr(statement, "handlers", ())]
-    return [block for block in blocks if isinstance(block, cst.IndentedBlock)]
-
-
-def _names_bound_by_new(method: cst.FunctionDef) -> set[str]:
-    """Return the names ``__new__`` binds to its instance (``self = super().__new__()``)."""
-    found: set[str] = set()
-
-    class Bindings(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            value = node.value
-            if (
-                isinstance(value, cst.Call)
-                and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value == "__new__"
-            ):
-                found.update(
-                    target.target.value
-                    for target in node.targets
-                    if isinstance(target.target, cst.Name)
-                )
-
-    method.body.visit(Bindings())
-    return found
-
-
-def _unbound_names(wrapper: MetadataWrapper) -> set[str]:
-    """Return the names a module reads without binding them (a star import's)."""
-    found: set[str] = set()
-    for scope in set(wrapper.resolve(ScopeProvider).values()):
-        if scope is None:
-            continue
-        for name in ("Record", "records"):
-            if any(not access.referents for access in scope.accesses[name]):
-                found.add(name)
-    return found
+def _dotted(name: str) -> cst.Name | cst.Attribute:
+    """Return the expression of a dotted *name*, built without parsing it."""
+    first, *rest = name.split(".")
+    node: cst.Name | cst.Attribute = cst.Name(first)
+    for part in rest:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node

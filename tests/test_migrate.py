@@ -6,6 +6,7 @@ The rewrite needs libcst (the ``migrate`` extra), which every CPython env of
 the test command installs; PyPy runs without it.
 """
 
+import ast
 import os
 import re
 import subprocess
@@ -16,6 +17,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("libcst", reason="libcst comes with the migrate extra (CPython envs)")
+
+import libcst
+import libcst.metadata
 
 from records import _migrate
 
@@ -524,13 +528,13 @@ def test_dry_run_and_diff_write_nothing(tmp_path, capsys):
 
 def test_unparsable_file_is_reported_and_the_others_migrated(tmp_path, capsys):
     """A file libcst cannot parse is named, exit status 1; the rest is still migrated."""
-    broken = write(tmp_path, "broken.py", "def f(:\n")
+    broken = write(tmp_path, "broken.py", "from typing import NamedTuple\ndef f(:\n")
     good = write(
         tmp_path, "good.py", "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
     )
     status, lines = migrate(capsys, tmp_path)
     assert 1 == status
-    assert lines[0].startswith(f"{broken}: not migrated: Syntax Error @ 1:")
+    assert lines[0].startswith(f"{broken}: not migrated: Syntax Error @ 2:")
     assert f"{good}:2: class A(NamedTuple) -> Record" == lines[1]
     assert "class A(Record):" in good.read_text(encoding="utf-8")
 
@@ -1043,7 +1047,7 @@ def test_files_it_cannot_read_or_write(tmp_path, capsys, monkeypatch):
     """
     source = "from typing import NamedTuple\nclass A(NamedTuple):\n x: int\n"
     (tmp_path / "latin.py").write_bytes(b"NAME = '\xe9t\xe9'\n")
-    deep = write(tmp_path, "deep.py", "X = " + " + ".join(["'a'"] * 3000) + "\n")
+    deep = write(tmp_path, "deep.py", "X = " + " + ".join(["'NamedTuple'"] * 3000) + "\n")
     locked = write(tmp_path, "locked.py", source)
     good = write(tmp_path, "good.py", source)
     (tmp_path / "link.py").symlink_to(good)
@@ -1098,3 +1102,249 @@ def test_diff_of_a_file_without_a_last_newline(tmp_path, capsys):
         '+P = records.namedtuple("P", "a")',
         "\\ No newline at end of file",
     ] == lines[1:-2]
+
+
+PROBE = """
+    import collections
+    import inspect
+
+    _dummy = collections.namedtuple("_dummy", [])
+    Point = collections.namedtuple("Point", "x y")
+
+
+    def has_default_repr(obj):
+        try:
+            own = inspect.getfile(obj.__repr__)
+        except (OSError, TypeError):  # defined in C
+            own = None
+        return own == inspect.getfile(_dummy.__repr__)
+    """
+
+
+def test_a_field_less_namedtuple_only_inspected_is_left(tmp_path, capsys):
+    """
+    A namedtuple without fields that the module only inspects stands for the
+    standard library's own (rich's pretty-printer finds namedtuple's file
+    through one): it is left, saying why, and the module still tells the
+    standard library's named tuples from others; the other call is rewritten.
+    """
+    path = write(tmp_path, "pretty.py", PROBE)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert [
+        f'{path}:4: left collections.namedtuple("_dummy", ...): a namedtuple without fields '
+        "that the module only inspects (_dummy.__repr__, line 13): it stands for the standard "
+        "library's own namedtuple, which records.namedtuple would not be",
+        f'{path}:5: collections.namedtuple("Point", ...) -> records.namedtuple',
+        "changed 1 definition in 1 file of 1; left 1 (see above).",
+        AFTERWARDS,
+    ] == lines
+    text = path.read_text(encoding="utf-8")
+    assert '_dummy = collections.namedtuple("_dummy", [])' in text
+    assert 'Point = records.namedtuple("Point", "x y")' in text
+    module = {}
+    exec(compile(text, str(path), "exec"), module)  # the migrated module
+    import collections
+
+    assert module["has_default_repr"](collections.namedtuple("Plain", "a")(1))
+    assert not module["has_default_repr"](module["Point"](1, 2))
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "inspect.signature(_dummy)",
+        "_dummy.__repr__ is type(obj).__repr__",
+        "_dummy._make.__code__",
+        'inspect.getfile(collections.namedtuple("_", "").__repr__)',
+    ],
+    ids=["given-to-inspect", "compared", "method-code", "inline"],
+)
+def test_every_inspection_counts(tmp_path, capsys, use):
+    """A class only read for its methods or given to inspect stands for the standard library's."""
+    source = textwrap.dedent(PROBE).replace("inspect.getfile(_dummy.__repr__)", use)
+    path = write(tmp_path, "probe.py", source)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert "left 1 (see above)." in lines[-2]
+    assert "only inspects" in "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ('collections.namedtuple("_dummy", [])', 'collections.namedtuple("_dummy", ["a"])'),
+        ("inspect.getfile(_dummy.__repr__)", "repr(_dummy())"),
+        ("inspect.getfile(_dummy.__repr__)", "_dummy.__repr__(obj)"),
+        ("inspect.getfile(_dummy.__repr__)", "_dummy._fields"),
+        ("inspect.getfile(_dummy.__repr__)", "isinstance(obj, _dummy)"),
+        ("inspect.getfile(_dummy.__repr__)", "inspect.getfile(_dummy.__repr__) or _dummy"),
+        ("inspect.getfile(_dummy.__repr__)", "None"),
+        ('Point = collections.namedtuple("Point", "x y")', '_dummy = ()'),
+    ],
+    ids=["has-fields", "instantiated", "method-called", "fields-read", "isinstance",
+         "passed-on", "never-read", "bound-twice"],
+)  # fmt: skip
+def test_a_field_less_namedtuple_used_otherwise_is_rewritten(tmp_path, capsys, change):
+    """A namedtuple with fields, or used as a class, or never read, is rewritten as any other."""
+    old, new = change
+    source = textwrap.dedent(PROBE).replace(old, new)
+    path = write(tmp_path, "probe.py", source)
+    status, lines = migrate(capsys, path)
+    assert 0 == status
+    assert f'{path}:4: collections.namedtuple("_dummy", ...) -> records.namedtuple' == lines[0]
+
+
+def test_only_files_that_may_matter_are_parsed_once_each(tmp_path, capsys, monkeypatch):
+    """
+    A file whose text names neither NamedTuple nor namedtuple nor a class of
+    a named tuple's family is read, never parsed (a syntax error in it goes
+    unseen); each other file is parsed once, by Python's parser, including
+    a subclass two modules away that names only its parent, through an
+    alias, and a mixin of the family; libcst parses only the file that
+    changes, once, and resolves no metadata.
+    """
+    package = tmp_path / "shop"
+    write(package, "__init__.py", "")
+    base = write(
+        package,
+        "base.py",
+        """
+        from typing import NamedTuple
+
+
+        class Price(NamedTuple):
+            amount: int
+
+
+        class Size(NamedTuple):
+            width: int
+
+
+        class Weight(NamedTuple):
+            grams: int
+        """,
+    )
+    middle = write(
+        package, "middle.py", "from .base import Price\n\n\nclass Middle(Price):\n    pass\n"
+    )
+    last = write(
+        package, "last.py", "from .middle import Middle as M\n\n\nclass Last(M):\n    x: int = 0\n"
+    )
+    mixins = write(
+        package, "mixins.py", "class Remember:\n    def remember(self):\n        self.seen = 1\n"
+    )
+    sized = write(
+        package,
+        "sized.py",
+        "from .base import Size\nfrom .mixins import Remember\n\n\nclass Big(Size, Remember):\n"
+        "    __slots__ = ()\n",
+    )
+    write(package, "plain.py", "import typing\n\nCOUNT: typing.Final = 3\n")
+    write(package, "broken.py", "def f(:\n")
+    parsed, parsed_by_libcst, scopes = [], [], []
+    real_parse, real_parse_module = ast.parse, libcst.parse_module
+
+    def parse(source, filename="<unknown>", *args, **kwargs):
+        if filename != "<unknown>":  # a module, not an annotation's string
+            parsed.append(filename)
+        return real_parse(source, filename, *args, **kwargs)
+
+    def parse_module(source, *args, **kwargs):
+        parsed_by_libcst.append(source)
+        return real_parse_module(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    monkeypatch.setattr(libcst, "parse_module", parse_module)
+    monkeypatch.setattr(
+        libcst.metadata.ScopeProvider, "visit_Module", lambda self, node: scopes.append(node)
+    )
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert sorted(map(str, [base, middle, last, mixins, sized])) == sorted(parsed)
+    assert 1 == len(parsed_by_libcst)
+    assert b"class Weight(NamedTuple)" in parsed_by_libcst[0]
+    assert [] == scopes
+    assert [
+        f"{base}:4: left class Price(NamedTuple): its subclass Last ({last}:4) annotates 'x', "
+        "which records would make a field (a NamedTuple subclass cannot add fields)",
+        f"{base}:8: left class Size(NamedTuple): its subclass Big ({sized}:5) keeps attributes "
+        "on its instances (remember() sets self.seen), and record instances have no __dict__",
+        f"{base}:12: class Weight(NamedTuple) -> Record",
+        "changed 1 definition in 1 file of 8; left 2 (see above).",
+        AFTERWARDS,
+    ] == lines
+
+
+def test_a_module_that_star_imports_a_rewritten_one_keeps_its_names(tmp_path, capsys):
+    """
+    A module that takes everything from a rewritten one, and names no named
+    tuple, is read for its imports: what it takes stays imported there.
+    """
+    package = tmp_path / "pkg"
+    write(package, "__init__.py", "")
+    compat = write(
+        package, "compat.py", "import typing\n\n\nclass A(typing.NamedTuple):\n    x: int\n"
+    )
+    write(package, "user.py", "from pkg.compat import *\n\nVALUE: typing.Any = None\n")
+    status, lines = migrate(capsys, tmp_path)
+    assert 0 == status
+    assert f"{compat}:4: class A(typing.NamedTuple) -> Record" == lines[0]
+    assert compat.read_text(encoding="utf-8").startswith("import typing\n")
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["log", "terminal"])
+def test_progress_over_many_files(tmp_path, capsys, monkeypatch, terminal):
+    """
+    Over more than PROGRESS_FROM files, the reading shows how far it is on
+    stderr: in a log, a line each tenth of the files to parse; on a
+    terminal, one line rewritten in place and cleared at the end.
+    """
+    source = "from typing import NamedTuple\n\n\nclass A(NamedTuple):\n    x: int\n"
+    for number in range(3):
+        write(tmp_path, f"m{number}.py", source)
+    write(tmp_path, "other.py", "X = 1\n")
+    monkeypatch.setattr(_migrate, "PROGRESS_FROM", 3)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal, raising=False)
+    assert 0 == _migrate.main(["--dry-run", str(tmp_path)])
+    shown = [f"parsed {n} of 3 files that may use a named tuple (of 4)" for n in (1, 2, 3)]
+    err = capsys.readouterr().err
+    if terminal:
+        width = len(shown[-1])
+        assert "".join(f"\r{text}" for text in shown) + f"\r{' ' * width}\r" == err
+    else:
+        assert "".join(f"{text}\n" for text in shown) == err
+
+
+def test_no_progress_over_a_few_files(tmp_path, capsys, monkeypatch):
+    """Over PROGRESS_FROM files or fewer, nothing is written to stderr."""
+    for number in range(3):
+        write(tmp_path, f"m{number}.py", "from typing import NamedTuple\n")
+    monkeypatch.setattr(_migrate, "PROGRESS_FROM", 3)
+    status = _migrate.main(["--dry-run", str(tmp_path)])
+    assert 0 == status
+    assert "" == capsys.readouterr().err
+
+
+def test_a_file_this_python_cannot_read(tmp_path, capsys, monkeypatch):
+    """
+    A file Python's parser refuses where libcst does not (code for a newer
+    Python) is named with the Python it needs; a file neither reads is
+    named with libcst's message, as before.
+    """
+    newer = write(tmp_path, "newer.py", "from typing import NamedTuple\nX = 1\n")
+    real_parse = ast.parse
+
+    def parse(source, filename="<unknown>", *args, **kwargs):
+        if filename == str(newer):
+            raise SyntaxError("invalid syntax", (filename, 2, 1, "X = 1\n"))
+        return real_parse(source, filename, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    status, lines = migrate(capsys, newer)
+    assert 1 == status
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert (
+        f"{newer}: not migrated: Python {version} cannot read it (invalid syntax (newer.py, "
+        "line 2)): run the command with the Python the code is written for"
+    ) == lines[0]
