@@ -9,9 +9,9 @@ from one, a name another module binds to one, or another base of one of
 them (a mixin, whose body the decision reads). Parsing the candidates finds
 more such classes, so the reading goes round until no file joins; a
 subclass two modules away from its ``NamedTuple`` is found that way. A file
-also joins when it imports from a module the rewrite changes a name whose
-import the rewrite may drop there (``from .compat import *``), as the rewrite
-keeps the imports other modules take.
+also joins when it imports, from a module the rewrite changes, ``*`` or a
+name whose import the rewrite may drop there (``from .compat import *``):
+the rewrite keeps the imports other modules take.
 
 Nothing here parses: it reads words.
 """
