@@ -109,3 +109,38 @@ def test_benchmark_refuses_fewer_than_one(option, capsys):
         migrated_projects.main([option, "0"])
     assert 2 == exit_info.value.code
     assert f"{option} must be at least 1, not 0" in capsys.readouterr().err
+
+
+migrate_speed = benchmarks.load("migrate_speed")
+
+
+def test_the_command_is_timed_on_each_code_base(work, tmp_path):
+    """
+    The speed benchmark times the command both ways on each code base: a row
+    each, with its files, lines and what the command changed and left (one
+    round, no baseline: the figures are the benchmark's business).
+    """
+    output = tmp_path / "migrate-speed.md"
+    arguments = ["--rounds", "1", "--work", str(work / "speed"), "--output", str(output)]
+    assert 0 == migrate_speed.main(arguments)
+    lines = output.read_text().splitlines()
+    rows = lines[lines.index("|---|---|---|---|---|---|") + 1 :]
+    names = [f"{base.project.name} {base.project.version}" for base in migrate_speed.PROJECTS]
+    assert names == [row.strip("|").split("|")[0].strip() for row in rows]
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert int(cells[1]) > 0
+        assert cells[3].endswith(" left")
+        assert all(cell.endswith("]") and " s [" in cell for cell in cells[4:])
+
+
+def test_speed_benchmark_refuses_what_cannot_work(tmp_path, capsys):
+    """--rounds below 1 and a baseline without records are refused, before anything is fetched."""
+    with pytest.raises(SystemExit) as exit_info:
+        migrate_speed.main(["--rounds", "0"])
+    assert 2 == exit_info.value.code
+    assert "--rounds must be at least 1, not 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        migrate_speed.main(["--baseline", str(tmp_path)])
+    assert 2 == exit_info.value.code
+    assert f"--baseline {tmp_path} holds no records package" in capsys.readouterr().err
