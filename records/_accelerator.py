@@ -59,9 +59,6 @@ _asked = os.environ.get("RECORDS_PURE_PYTHON")
 if is_on(_asked):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"
-elif free_threaded():
-    c = None
-    STATUS = "pure Python (the C accelerator needs the GIL, which this free-threaded build lacks)"
 else:
     try:
         # Imported by its full name: a missing build then says "No module

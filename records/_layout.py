@@ -30,7 +30,8 @@ it, and ``write`` until the call ends. (Where the layout cannot be changed,
 ``seal`` only tells and ``write`` sets attributes the ordinary way.)
 
 Safety of the edit itself: nothing is written unless (1) the interpreter is a
-CPython version listed here, not free-threaded; (2) at first use, the ctypes
+CPython version listed here (with the GIL or free-threaded, whose larger
+object header the view accounts for); (2) at first use, the ctypes
 view of ``PyTypeObject`` reads back the values Python reports for several
 known types; (3) patching a probe class gives a class whose instances have
 exactly a tuple's size and no ``__dict__``; and (4) the class being patched
@@ -53,7 +54,6 @@ from _thread import allocate_lock
 from _weakref import ref as _weak_reference
 
 from ._accelerator import c as accelerator
-from ._accelerator import free_threaded
 from ._compat import CPYTHON
 
 TYPE_CHECKING = False
@@ -256,7 +256,7 @@ def _resolve() -> _Sealer | None:
 
 def _build_sealer() -> _Sealer | None:
     strategy = SUPPORTED_VERSIONS.get(sys.version_info[:2])
-    if not CPYTHON or strategy is None or free_threaded():
+    if not CPYTHON or strategy is None:
         return None
     if accelerator is not None:
         return accelerator.seal, accelerator.write  # the same checks, in C
@@ -288,10 +288,15 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
         "tp_descr_get tp_descr_set"
     ).split()
 
-    head = (
-        "ob_refcnt ob_type ob_size tp_name tp_basicsize tp_itemsize tp_dealloc "
-        "tp_vectorcall_offset"
-    ).split()
+    # The object header is the pointer-sized words before ob_type: ob_refcnt
+    # alone with the GIL; ob_tid, the local reference count and its flags,
+    # and ob_ref_shared on a free-threaded build (PEP 703). object() is a
+    # bare header, so its size tells them apart.
+    header = [f"ob_word{index}" for index in range(object.__basicsize__ // pointer_size - 1)]
+    head = [
+        *header,
+        *"ob_type ob_size tp_name tp_basicsize tp_itemsize tp_dealloc tp_vectorcall_offset".split(),
+    ]
     after_flags = "tp_doc tp_traverse tp_clear tp_richcompare tp_weaklistoffset".split()
     # The head of CPython's PyTypeObject, up to tp_dictoffset. Every field
     # takes a pointer's size: each is a pointer or a Py_ssize_t, but tp_flags,

@@ -44,7 +44,7 @@
 #include <frameobject.h> /* PyFrame_GetBack and f_globals, on 3.10 */
 #endif
 
-#if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000 && !defined(Py_GIL_DISABLED)
+#if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000
 #define RECORDS_SUPPORTED 1
 #else
 #define RECORDS_SUPPORTED 0
@@ -340,7 +340,9 @@ static PyModuleDef_Slot module_slots[] = {
 #if PY_VERSION_HEX >= 0x030C0000
     {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
 #endif
-#if PY_VERSION_HEX >= 0x030D0000
+#ifdef Py_GIL_DISABLED
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#elif PY_VERSION_HEX >= 0x030D0000
     {Py_mod_gil, Py_MOD_GIL_USED},
 #endif
     {0, NULL},
