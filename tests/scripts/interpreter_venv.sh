@@ -1,4 +1,4 @@
-# Sourced by run_on_pypy.sh and run_on_debug_python.sh: the venv each runs the
+# Sourced by run_on_pypy.sh, run_on_debug_python.sh and run_free_threaded.sh: the venv each runs the
 # suite in, on an interpreter tox does not manage, and the time it took.
 
 # What the suite needs there (records itself is imported from the source tree).
@@ -23,16 +23,17 @@ apt_install() {
 }
 
 # suite_venv PYTHON VENV: make VENV with PYTHON, unless it exists, and install
-# SUITE_PACKAGES into it: with uv where it is on PATH (the tox env installs
-# it), else with the venv's pip.
+# SUITE_PACKAGES into it (with the options in SUITE_INSTALL_OPTIONS, if set):
+# with uv where it is on PATH (the tox env installs it), else with the venv's pip.
 suite_venv() {
     local python=$1 venv=$2
+    local options=("${SUITE_INSTALL_OPTIONS[@]+"${SUITE_INSTALL_OPTIONS[@]}"}")
     if command -v uv >/dev/null; then
         [ -x "$venv/bin/python" ] || uv venv --quiet --python "$python" "$venv"
-        uv pip install --quiet --python "$venv/bin/python" "${SUITE_PACKAGES[@]}"
+        uv pip install --quiet --python "$venv/bin/python" "${options[@]}" "${SUITE_PACKAGES[@]}"
     else
         [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-        "$venv/bin/python" -m pip install --quiet "${SUITE_PACKAGES[@]}"
+        "$venv/bin/python" -m pip install --quiet "${options[@]}" "${SUITE_PACKAGES[@]}"
     fi
 }
 
