@@ -33,6 +33,11 @@ include=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['
 suffix=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 gcc -shared -fPIC -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror \
     -I"$include" records/_c/accelerator.c -o "$tree/records/_accelerator_c$suffix"
+# The tree on the venv's path, and the opt-in's start-up hook beside it, as
+# an editable install of records puts them into site-packages.
+site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+cp records/records_namedtuple.pth records/_records_namedtuple.py "$site/"
+realpath "$tree" > "$site/records_tree.pth"
 cd "$tree"
 export PYTHON_GIL=0 RECORDS_REQUIRE_ACCELERATOR=1
 "$venv/bin/python" -c "import sys, records; print(sys.version.split()[0], 'free-threaded, GIL enabled:', sys._is_gil_enabled(), '-', records.ACCELERATOR); assert records.ACCELERATED and not sys._is_gil_enabled()"
@@ -40,7 +45,7 @@ export PYTHON_GIL=0 RECORDS_REQUIRE_ACCELERATOR=1
 # packaging tests are about wheels built with uv, not about threads.
 status=0
 for path in "" "--pure-python"; do
-    PYTHONPATH="$PWD" "$venv/bin/python" -X dev -m pytest -q -p no:cacheprovider $path \
+    "$venv/bin/python" -X dev -m pytest -q -p no:cacheprovider $path \
         --ignore=tests/typing --ignore=records/mypy --ignore=tests/test_packaging.py "$@" || status=1
 done
 exit $status
