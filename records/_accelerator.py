@@ -2,9 +2,9 @@
 The optional C accelerator, ``records._accelerator_c``: whether it is
 loaded, and why not where it is not.
 
-It is loaded when it was compiled for this interpreter (CPython with the
-GIL, 3.10 to 3.15; a free-threaded build never loads it, which would turn
-the GIL back on for the whole process), this is the main interpreter, and
+It is loaded when it was compiled for this interpreter (CPython 3.10 to
+3.15, free-threaded builds included: it declares that it runs without the
+GIL, which importing it leaves as it was), this is the main interpreter, and
 ``RECORDS_PURE_PYTHON`` does not turn the pure path on (``1``, ``true``,
 ``yes`` or ``on``: ``is_on``). Otherwise ``c`` is ``None`` and every record
 takes the pure-Python path, which behaves the same; ``STATUS`` says which
@@ -46,13 +46,11 @@ def is_on(value: str | None) -> bool:
 
 def free_threaded() -> bool:
     """
-    Whether this is a free-threaded CPython (PEP 703): its ABI flag, or the
-    GIL off. There the C module, not yet made safe without the GIL, would
-    turn the GIL back on for the whole process as it loads, and the layout
-    seal does not know the object header (``_layout``).
+    Whether this is a free-threaded CPython build (PEP 703), the GIL on or
+    off: its objects have the larger header (``object.__basicsize__`` is more
+    than two pointers, ``tuple.__itemsize__``).
     """
-    gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+
-    return "t" in getattr(sys, "abiflags", "") or (gil_enabled is not None and not gil_enabled())
+    return sys.implementation.name == "cpython" and object.__basicsize__ > 2 * tuple.__itemsize__
 
 
 _asked = os.environ.get("RECORDS_PURE_PYTHON")

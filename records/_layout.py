@@ -293,10 +293,8 @@ def _make_sealer(strategy: str) -> _Sealer | None:  # noqa: PLR0915
     # and ob_ref_shared on a free-threaded build (PEP 703). object() is a
     # bare header, so its size tells them apart.
     header = [f"ob_word{index}" for index in range(object.__basicsize__ // pointer_size - 1)]
-    head = [
-        *header,
-        *"ob_type ob_size tp_name tp_basicsize tp_itemsize tp_dealloc tp_vectorcall_offset".split(),
-    ]
+    head = [*header, "ob_type", "ob_size"]
+    head += "tp_name tp_basicsize tp_itemsize tp_dealloc tp_vectorcall_offset".split()
     after_flags = "tp_doc tp_traverse tp_clear tp_richcompare tp_weaklistoffset".split()
     # The head of CPython's PyTypeObject, up to tp_dictoffset. Every field
     # takes a pointer's size: each is a pointer or a Py_ssize_t, but tp_flags,

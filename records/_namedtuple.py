@@ -15,7 +15,7 @@ from keyword import iskeyword
 from . import _accelerator
 from ._accessors import accessor, default_docs
 from ._codegen import make_new
-from ._compat import PY_3_13_PLUS, PY_3_14_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
+from ._compat import PY_3_13_PLUS, PY_3_15_PLUS, UNKNOWN_FIELD_ERROR, caller_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -129,6 +129,27 @@ def namedtuple(  # noqa: PLR0912 - CPython's checks, in CPython's order
     return result
 
 
+def _compiler_refuses_constant_names() -> bool:
+    """
+    Whether this CPython's compiler refuses a name that reads as ``None``,
+    ``True`` or ``False`` once NFKC normalized (3.14, and patch releases of
+    earlier versions): then so does ``collections.namedtuple``'s ``eval``.
+    Only compiled, never run; asked once.
+    """
+    global _constant_names_refused
+    if _constant_names_refused is None:
+        try:
+            compile("lambda \uff2e\uff4f\uff4e\uff45: 0", "<string>", "eval")
+        except ValueError:
+            _constant_names_refused = True
+        else:
+            _constant_names_refused = False
+    return _constant_names_refused
+
+
+_constant_names_refused: bool | None = None
+
+
 def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
     """
     Return non-ASCII *fields* as the parameters that ``eval`` of their names
@@ -138,7 +159,7 @@ def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:
     from ._rules import as_in_source
 
     parameters = tuple(map(as_in_source, fields))
-    if PY_3_14_PLUS:
+    if _compiler_refuses_constant_names():
         constant = next((p for p in parameters if p in _CONSTANTS), None)
         if constant is not None:
             msg = f"identifier field can't represent {constant!r} constant"

@@ -17,6 +17,7 @@ from _thread import _count as _running_threads
 
 from . import _layout, _rules
 from ._accelerator import c as accelerator
+from ._accelerator import free_threaded
 from ._codegen import _function_type
 
 TYPE_CHECKING = False
@@ -115,16 +116,23 @@ def may_seal(cls: type, record_base: type[Record]) -> bool:
     sealed. Enum classes keep their ``__dict__`` slot too: their members need
     one. (The C accelerator decides the same in C, where nothing runs between
     the count and the seal.)
+
+    Free-threaded builds: on 3.13 a class made once a second thread has
+    existed is immortal, its count says nothing, and it is not sealed; 3.14+
+    counts the references of instances to a class per thread, out of the
+    count's sight, so nothing is sealed there.
     """
     references = sys.getrefcount(cls)
     if _probing:
         raise _Probed(references, _owns_dict_descriptor(cls))
-    if _running_threads() or is_enum(cls):
+    if not _SEAL_BY_REFCOUNT or _running_threads() or is_enum(cls) or references >= _IMMORTAL:
         return False
     measured = _baselines.get(record_base)
     if measured is None:
         measured = _baselines[record_base] = _measure(record_base)
     baseline, probe_owns_dict = measured
+    if baseline >= _IMMORTAL:
+        return False
     # A class without __dict__ from its body (__slots__ = ()) lacks the
     # reference the probe's __dict__ descriptor holds, where it has one.
     missing = probe_owns_dict and not _owns_dict_descriptor(cls)
@@ -145,6 +153,12 @@ class _Probed(Exception):  # noqa: N818 - a signal, not an error
     and whether it has a ``__dict__`` descriptor of its own.
     """
 
+
+#: Whether a reference count sees every instance's reference to its class
+#: (not on free-threaded 3.14+: see ``may_seal``).
+_SEAL_BY_REFCOUNT = not (free_threaded() and sys.version_info >= (3, 14))
+#: A count this high is an immortal object's (3.12+), which says nothing.
+_IMMORTAL = 1 << 30
 
 # True while a probe class is being made (single-threaded: see may_seal).
 _probing = False

@@ -211,6 +211,7 @@ class TestHostileInput:
         assert not hasattr(builtins, "PWNED")
 
 
+@pytest.mark.starts_threads
 class TestThreads:
     """Concurrent class creation gives correct, independent classes."""
 

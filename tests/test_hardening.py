@@ -116,6 +116,7 @@ def test_chains_round_trip(chain, data):
         assert record == record._replace(**{name: "x"})._replace(**{name: getattr(record, name)})
 
 
+@pytest.mark.starts_threads
 def test_threads_build_and_use_records_simultaneously():
     """Threads creating and instantiating same- and different-shape records agree; caches stay consistent."""
 

@@ -35,7 +35,20 @@
  *     and the module refuses to load in other interpreters (records then
  *     takes the pure-Python path there).
  *
- * Only CPython 3.10 to 3.15 with the GIL: anything else refuses to import.
+ * Free-threaded builds (PEP 703; the module declares Py_MOD_GIL_NOT_USED):
+ *   - what a Builder or a method reads lazily and keeps (helpers, the
+ *     baseline, a bound _make, CPython's own slots) is published once with
+ *     an atomic compare-and-swap or store, and read with an atomic load;
+ *   - a lookup whose result is used, not only compared with an object held,
+ *     takes a strong reference as it reads (_PyType_LookupRef,
+ *     PyDict_GetItemRef): another thread may replace the entry meanwhile;
+ *   - the layout seal's reference count stays the proof that no instance
+ *     exists (sealing.h): with the GIL off it holds on 3.13, where classes
+ *     made once another thread exists are immortal and are simply not
+ *     sealed; 3.14+ counts instances' references to their class per thread,
+ *     out of the count's sight, so there the seal is off (SEAL_BY_REFCOUNT).
+ *
+ * Only CPython 3.10 to 3.15: anything else refuses to import.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -104,6 +117,109 @@ static PyObject *str_namedtuple_prefix; /* "namedtuple_" */
 static PyObject *str_namedtuple_module; /* "records._namedtuple." */
 static PyObject *str_create_new;      /* "Create new instance of " */
 static PyObject *empty_tuple;
+
+/* Shared state, free-threaded or not (see the rules above): with the GIL
+ * these are plain reads and writes. */
+#ifdef Py_GIL_DISABLED
+#define LOAD_PTR(field) _Py_atomic_load_ptr_acquire(&(field))
+#define LOAD_INT(field) _Py_atomic_load_int_acquire(&(field))
+#define STORE_INT(field, value) _Py_atomic_store_int_release(&(field), (value))
+#define LOAD_SSIZE(field) _Py_atomic_load_ssize_acquire(&(field))
+#define STORE_SSIZE(field, value) _Py_atomic_store_ssize_release(&(field), (value))
+#define LOAD_UINTPTR(field) _Py_atomic_load_uintptr_acquire(&(field))
+#define STORE_UINTPTR(field, value) _Py_atomic_store_uintptr_release(&(field), (value))
+#else
+#define LOAD_PTR(field) (field)
+#define LOAD_INT(field) (field)
+#define STORE_INT(field, value) ((field) = (value))
+#define LOAD_SSIZE(field) (field)
+#define STORE_SSIZE(field, value) ((field) = (value))
+#define LOAD_UINTPTR(field) (field)
+#define STORE_UINTPTR(field, value) ((field) = (value))
+#endif
+
+/* Make *slot point to value if it is still NULL: 1 if it now does, 0 if
+ * another value was there first (the caller keeps its reference). */
+static inline int
+store_once(void **slot, void *value)
+{
+#ifdef Py_GIL_DISABLED
+    void *expected = NULL;
+    return _Py_atomic_compare_exchange_ptr(slot, &expected, value);
+#else
+    if (*slot != NULL) {
+        return 0;
+    }
+    *slot = value;
+    return 1;
+#endif
+}
+
+/* 1 if *slot went from expected to value, 0 if it held something else. */
+static inline int
+swap_uintptr_if(uintptr_t *slot, uintptr_t expected, uintptr_t value)
+{
+#ifdef Py_GIL_DISABLED
+    return _Py_atomic_compare_exchange_uintptr(slot, &expected, value);
+#else
+    if (*slot != expected) {
+        return 0;
+    }
+    *slot = value;
+    return 1;
+#endif
+}
+
+/* What type's MRO gives name: a new reference, or NULL (no error set). */
+static inline PyObject *
+lookup_ref(PyTypeObject *type, PyObject *name)
+{
+#ifdef Py_GIL_DISABLED
+    return _PyType_LookupRef(type, name);
+#else
+    return Py_XNewRef(_PyType_Lookup(type, name));
+#endif
+}
+
+/* dict[key] as PyDict_GetItemRef gives it: 1 and a new reference in
+ * *result, 0 and NULL if missing, -1 with an error. */
+static inline int
+dict_get_ref(PyObject *dict, PyObject *key, PyObject **result)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyDict_GetItemRef(dict, key, result);
+#else
+    PyObject *found = PyDict_GetItemWithError(dict, key);
+    *result = Py_XNewRef(found);
+    return found != NULL ? 1 : (PyErr_Occurred() ? -1 : 0);
+#endif
+}
+
+/* sys.modules[name] if it is a module, as imported (nothing is imported):
+ * a new reference, or NULL, with an error or none. */
+static PyObject *
+loaded_module(PyObject *name)
+{
+    PyObject *module;
+    if (dict_get_ref(PyImport_GetModuleDict(), name, &module) <= 0) {
+        return NULL;
+    }
+    if (!PyModule_Check(module)) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
+
+/* The entry name of the dict of module (where a getattr of a plain module
+ * finds it): a new reference, or NULL, with an error or none. */
+static PyObject *
+module_entry(PyObject *module, PyObject *name)
+{
+    PyObject *value;
+    dict_get_ref(PyModule_GetDict(module), name, &value);
+    return value;
+}
 
 /* A tuple made by tp_alloc: on 3.14+ its cached hash must start unknown. */
 static inline void

@@ -345,8 +345,8 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
     Py_ssize_t ninherited = PyTuple_GET_SIZE(inherited);
     Py_ssize_t count = PyDict_GET_SIZE(annotations);
     int outcome = BUILD_FAILED;
-    PyObject *inherited_defaults = Py_XNewRef(_PyType_Lookup(source, str_field_defaults));
-    PyObject *inherited_factories = Py_XNewRef(_PyType_Lookup(source, str_factories));
+    PyObject *inherited_defaults = lookup_ref(source, str_field_defaults);
+    PyObject *inherited_factories = lookup_ref(source, str_factories);
     PyObject *docs = NULL, *name = NULL, *annotation = NULL, *value = NULL, *doc = NULL;
     PyObject *arguments = NULL;
     if (inherited_defaults == NULL || !PyDict_CheckExact(inherited_defaults)
@@ -600,11 +600,12 @@ static PyObject *
 module_globals(Builder *self, PyObject *module)
 {
     if (PyUnicode_CheckExact(module) && PyUnicode_CompareWithASCIIString(module, "builtins") != 0) {
-        PyObject *found = PyDict_GetItemWithError(PyImport_GetModuleDict(), module);
-        if (found != NULL && PyModule_Check(found)) {
-            PyObject *namespace = PyModule_GetDict(found);
+        PyObject *found = loaded_module(module);
+        if (found != NULL) {
+            PyObject *namespace = Py_XNewRef(PyModule_GetDict(found));
+            Py_DECREF(found);
             if (namespace != NULL) {
-                return Py_NewRef(namespace);
+                return namespace;
             }
         }
         if (PyErr_Occurred()) {
@@ -624,8 +625,8 @@ module_globals(Builder *self, PyObject *module)
         PyObject *globals = Py_XNewRef(frame->f_globals);
 #endif
         if (globals != NULL && PyDict_Check(globals)) {
-            PyObject *name = PyDict_GetItemWithError(globals, str_name); /* identity only */
-            if (name == NULL && PyErr_Occurred()) {
+            PyObject *name;
+            if (dict_get_ref(globals, str_name, &name) < 0) {
                 Py_DECREF(globals);
                 Py_DECREF(frame);
                 Py_XDECREF(nearest);
@@ -636,12 +637,14 @@ module_globals(Builder *self, PyObject *module)
                                 ? PyUnicode_CompareWithASCIIString(module, "builtins") == 0
                                 : PyUnicode_CheckExact(name) && PyUnicode_Compare(name, module) == 0);
             if (named) {
+                Py_XDECREF(name);
                 Py_DECREF(frame);
                 Py_XDECREF(nearest);
                 return globals;
             }
             int ours = name != NULL && PyUnicode_CheckExact(name)
                        && PyUnicode_Tailmatch(name, str_records_prefix, 0, PY_SSIZE_T_MAX, -1) == 1;
+            Py_XDECREF(name);
             if (nearest == NULL && !ours) {
                 nearest = Py_NewRef(globals);
             }
@@ -987,7 +990,7 @@ registered_with_dill(Builder *self)
     if (done == NULL) {
         return NULL;
     }
-    self->dill_registered = PyObject_IsTrue(done) == 1;
+    STORE_INT(self->dill_registered, PyObject_IsTrue(done) == 1);
     Py_DECREF(done);
     Py_RETURN_NONE;
 }
@@ -1037,9 +1040,11 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
-    if (self->measuring) {
-        self->baseline = Py_REFCNT(cls);
+    if (LOAD_UINTPTR(self->measuring) == (uintptr_t)PyThread_get_thread_ident()) {
         self->probe_owns_dict = owns_dict_descriptor(cls);
+        /* An immortal class (3.13 free-threaded, once a second thread has
+         * existed) has no count to compare: nothing can be sealed. */
+        STORE_SSIZE(self->baseline, is_immortal(cls) ? NO_BASELINE : Py_REFCNT(cls));
         Py_RETURN_NONE;
     }
     PyTypeObject *record = (PyTypeObject *)self->record;
@@ -1050,7 +1055,7 @@ builder_init_subclass_call(PyObject *builder, PyObject *const *args, Py_ssize_t 
     /* Before the mark: loading a helper may import, and measuring the
      * baseline makes a probe class, both running Python code, which must
      * never see a class whose layout is being decided. */
-    if (builds_ready(self) < 0 || (self->baseline < 0 && measure_baseline(self) < 0)) {
+    if (builds_ready(self) < 0 || (LOAD_SSIZE(self->baseline) == -1 && measure_baseline(self) < 0)) {
         return NULL;
     }
     /* Only the first call, the one a class statement makes, may change the
@@ -1097,7 +1102,7 @@ build_marked(Builder *self, PyTypeObject *cls, PyObject *const *args, Py_ssize_t
                    : PyObject_CallFunctionObjArgs(build_declined, (PyObject *)cls, self->record,
                                                   NULL);
     }
-    return self->dill_registered ? Py_NewRef(Py_None) : registered_with_dill(self);
+    return LOAD_INT(self->dill_registered) ? Py_NewRef(Py_None) : registered_with_dill(self);
 }
 
 static PyMethodDef init_subclass_def = {

@@ -37,8 +37,9 @@ typedef struct {
     PyObject *tuple_bases;          /* (tuple,): the bases of records.namedtuple's classes */
     int builds_ready;               /* every helper of every build is loaded (builds_ready()) */
     int dill_registered;            /* register_dill() said it is done */
-    Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured */
-    int measuring;                  /* a probe class is being made to measure it */
+    Py_ssize_t baseline;            /* references to a new class at the seal, -1 until measured,
+                                       NO_BASELINE where it cannot be */
+    uintptr_t measuring;            /* the thread making a probe class to measure it, or 0 */
     int probe_owns_dict;            /* the probe had a __dict__ descriptor of its own */
 } Builder;
 
@@ -109,8 +110,9 @@ static PyObject *
 load_helper(Builder *self, int index)
 {
     PyObject **slot = HELPER_SLOT(self, index);
-    if (*slot != NULL) {
-        return *slot;
+    PyObject *known = LOAD_PTR(*slot);
+    if (known != NULL) {
+        return known;
     }
     const HelperSource *row = &helper_table[index];
     const char *colon = strchr(row->source, ':');
@@ -137,26 +139,24 @@ load_helper(Builder *self, int index)
         Py_DECREF(value);
         return NULL;
     }
-    if (*slot == NULL) {
-        *slot = value;
-    }
-    else {
+    if (!store_once((void **)slot, value)) {
         Py_DECREF(value);
     }
-    return *slot;
+    return LOAD_PTR(*slot);
 }
 
 /* The ON_CALL helper field of self, loaded if need be: borrowed, or NULL with
  * an error. */
-#define HELPER(self, field) \
-    ((self)->field != NULL ? (self)->field : load_helper((self), HELPER_##field))
+#define HELPER(self, field)                                                        \
+    (LOAD_PTR((self)->field) != NULL ? (PyObject *)LOAD_PTR((self)->field)        \
+                                     : load_helper((self), HELPER_##field))
 
 /* Load every EVERY_BUILD helper, once: 0, or -1 with an error. Every entry to
  * a build calls it before it touches the class. */
 static int
 builds_ready(Builder *self)
 {
-    if (self->builds_ready) {
+    if (LOAD_INT(self->builds_ready)) {
         return 0;
     }
     for (int index = 0; index < HELPER_COUNT; index++) {
@@ -164,7 +164,7 @@ builds_ready(Builder *self)
             return -1;
         }
     }
-    self->builds_ready = 1;
+    STORE_INT(self->builds_ready, 1);
     return 0;
 }
 

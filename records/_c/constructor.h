@@ -449,11 +449,11 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     /* __new__ as type.__call__ finds it. Held strongly: a factory may delete
      * it, or change the function's __defaults__, while this call runs. */
-    PyObject *found = _PyType_Lookup(cls, str_new);
+    PyObject *found = lookup_ref(cls, str_new);
     if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)) {
+        Py_XDECREF(found);
         return call_through_type(callable, args, nargs, kwnames);
     }
-    Py_INCREF(found);
     ConstructorData *data = CONSTRUCTOR_DATA(found);
     if (data->function == NULL || PyFunction_GET_CODE(data->function) != data->code) {
         Py_DECREF(found);
@@ -507,13 +507,16 @@ tuple_after(PyObject *const *first, Py_ssize_t count, PyObject *rest)
 static int
 makes_record_of_arguments(PyTypeObject *cls, Py_ssize_t count)
 {
-    PyObject *found = _PyType_Lookup(cls, str_new);
+    PyObject *found = lookup_ref(cls, str_new);
     if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)) {
+        Py_XDECREF(found);
         return 0;
     }
     ConstructorData *data = CONSTRUCTOR_DATA(found);
-    return data->function != NULL && PyFunction_GET_CODE(data->function) == data->code
-           && PyTuple_GET_SIZE(data->names) == count;
+    int makes = data->function != NULL && PyFunction_GET_CODE(data->function) == data->code
+                && PyTuple_GET_SIZE(data->names) == count;
+    Py_DECREF(found);
+    return makes;
 }
 
 /* CPython's own vectorcall of Python functions, as the first function
@@ -526,10 +529,8 @@ static void
 run_function_in_c(PyObject *function, vectorcallfunc call)
 {
     vectorcallfunc current = ((PyFunctionObject *)function)->vectorcall;
-    if (python_function_vectorcall == NULL) {
-        python_function_vectorcall = current;
-    }
-    if (current != python_function_vectorcall) {
+    store_once((void **)&python_function_vectorcall, (void *)current);
+    if (current != (vectorcallfunc)LOAD_PTR(python_function_vectorcall)) {
         return; /* not CPython's: someone else's to keep */
     }
 #if PY_VERSION_HEX >= 0x030C0000
@@ -569,16 +570,16 @@ new_function_vectorcall(PyObject *function, PyObject *const *args, size_t nargsf
     PyObject *found = nargs >= 1 && PyType_Check(args[0])
                               && ((PyTypeObject *)args[0])->tp_vectorcall == record_vectorcall
                               && tuple_new_applies(args[0])
-                          ? _PyType_Lookup((PyTypeObject *)args[0], str_new)
+                          ? lookup_ref((PyTypeObject *)args[0], str_new)
                           : NULL;
+    /* Held strongly: a factory may delete it, or change the function's
+     * __defaults__, while this call runs. */
     if (found == NULL || !Py_IS_TYPE(found, &ConstructorType)
         || CONSTRUCTOR_DATA(found)->function != function
         || PyFunction_GET_CODE(function) != CONSTRUCTOR_DATA(found)->code) {
+        Py_XDECREF(found);
         return python_function_vectorcall(function, args, nargsf, kwnames);
     }
-    /* Held strongly: a factory may delete it, or change the function's
-     * __defaults__, while this call runs. */
-    Py_INCREF(found);
     ConstructorData *data = CONSTRUCTOR_DATA(found);
     PyObject *defaults = Py_XNewRef(PyFunction_GET_DEFAULTS(function));
     Py_ssize_t size = data->size;

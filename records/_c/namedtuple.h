@@ -57,15 +57,14 @@ static PyObject *nt_repr_slot(PyObject *self);
 static int
 finds_nt_method(PyTypeObject *type, PyObject *name, int index, PyTypeObject **owner)
 {
-    PyObject *found = _PyType_Lookup(type, name);
-    if (found == NULL || !is_nt_method(found)
-        || ((NtMethodObject *)found)->method != &nt_methods[index]) {
-        return 0;
+    PyObject *found = lookup_ref(type, name);
+    int finds = found != NULL && is_nt_method(found)
+                && ((NtMethodObject *)found)->method == &nt_methods[index];
+    if (finds && owner != NULL) {
+        *owner = ((NtMethodObject *)found)->owner; /* a base of type: it lives as long */
     }
-    if (owner != NULL) {
-        *owner = ((NtMethodObject *)found)->owner;
-    }
-    return 1;
+    Py_XDECREF(found);
+    return finds;
 }
 
 /* 1 if the instance dict of self, if it has one, is empty. */
@@ -227,8 +226,9 @@ nt_reduce_ex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     /* sys.modules["copyreg"], as imported (object's way checks that no
      * import of it is under way, which pickling never interrupts). */
-    PyObject *copyreg = PyDict_GetItemWithError(PyImport_GetModuleDict(), str_copyreg);
+    PyObject *copyreg = loaded_module(str_copyreg);
     if (copyreg == NULL || !PyModule_CheckExact(copyreg)) {
+        Py_XDECREF(copyreg);
         if (PyErr_Occurred()) {
             return NULL;
         }
@@ -236,11 +236,11 @@ nt_reduce_ex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     /* copyreg.__newobj__, from the dict of the plain module (where a
      * getattr finds it), held before anything else runs. */
-    PyObject *newobj = PyDict_GetItemWithError(PyModule_GetDict(copyreg), str_newobj);
+    PyObject *newobj = module_entry(copyreg, str_newobj);
+    Py_DECREF(copyreg);
     if (newobj == NULL) {
         return PyErr_Occurred() ? NULL : object_reduce_ex(self, protocol);
     }
-    Py_INCREF(newobj);
     PyObject *first[] = {(PyObject *)Py_TYPE(self)};
     PyObject *newargs = tuple_after(first, 1, self);
     PyObject *result = newargs == NULL ? NULL
@@ -545,7 +545,7 @@ static newfunc python_new_slot;
 static int
 nt_set_new(PyTypeObject *cls, PyObject *new)
 {
-    if (python_new_slot == NULL) {
+    if (LOAD_PTR(python_new_slot) == NULL) {
         PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sOsO}",
                                                 "_RecordsNewProbe", (PyObject *)&PyTuple_Type,
                                                 "__new__", new, "__slots__", empty_tuple);
@@ -557,12 +557,12 @@ nt_set_new(PyTypeObject *cls, PyObject *new)
         if (found == NULL || found == PyTuple_Type.tp_new) {
             return PyObject_SetAttr((PyObject *)cls, str_new, new);
         }
-        python_new_slot = found;
+        store_once((void **)&python_new_slot, (void *)found);
     }
     if (PyDict_SetItem(cls->tp_dict, str_new, new) < 0) {
         return -1;
     }
-    cls->tp_new = python_new_slot;
+    cls->tp_new = (newfunc)LOAD_PTR(python_new_slot);
     return 0;
 }
 
@@ -624,7 +624,7 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
     cls->tp_repr = nt_repr_slot;
     PyType_Modified(cls);
     enable_constructor(cls);
-    if (!self->dill_registered) {
+    if (!LOAD_INT(self->dill_registered)) {
         PyObject *registered = registered_with_dill(self);
         if (registered == NULL) {
             Py_DECREF(cls);
@@ -786,8 +786,11 @@ nt_caller_module(void)
     PyObject *globals = Py_XNewRef(caller->f_globals);
 #endif
     Py_DECREF(caller);
-    PyObject *name = globals == NULL ? NULL : PyDict_GetItemWithError(globals, str_name);
-    PyObject *result = name != NULL ? Py_NewRef(name)
+    PyObject *name = NULL;
+    if (globals != NULL) {
+        dict_get_ref(globals, str_name, &name);
+    }
+    PyObject *result = name != NULL ? name
                        : PyErr_Occurred() ? NULL
                                           : PyUnicode_FromString("__main__");
     Py_XDECREF(globals);

@@ -132,15 +132,18 @@ own_make_count(PyObject *self)
         || staticmethod_callable_offset < 0) {
         return -1;
     }
-    PyObject *found = _PyType_Lookup(type, nt_function_names[NT_FN_MAKE]);
+    PyObject *found = lookup_ref(type, nt_function_names[NT_FN_MAKE]);
     if (found == NULL || !is_classmethod(found)) {
+        Py_XDECREF(found);
         return -1;
     }
     PyObject *function = *(PyObject **)((char *)found + staticmethod_callable_offset);
-    if (function == NULL || !PyFunction_Check(function) || !runs_template(function, NT_FN_MAKE)) {
-        return -1;
-    }
-    return make_count(function);
+    Py_ssize_t count = function == NULL || !PyFunction_Check(function)
+                               || !runs_template(function, NT_FN_MAKE)
+                           ? -1
+                           : make_count(function);
+    Py_DECREF(found);
+    return count;
 }
 
 /* _replace(self, /, **kwds): self._make(map(kwds.pop, fields, self)), then
@@ -242,12 +245,14 @@ static const vectorcallfunc nt_function_calls[NT_FN_COUNT] = {
 static int
 finds_nt_function(PyTypeObject *type, int index)
 {
-    PyObject *found = _PyType_Lookup(type, nt_function_names[index]);
+    PyObject *held = lookup_ref(type, nt_function_names[index]), *found = held;
     if (found != NULL && index == NT_FN_MAKE && is_classmethod(found)
         && staticmethod_callable_offset >= 0) {
         found = *(PyObject **)((char *)found + staticmethod_callable_offset);
     }
-    return found != NULL && PyFunction_Check(found) && runs_template(found, index);
+    int finds = found != NULL && PyFunction_Check(found) && runs_template(found, index);
+    Py_XDECREF(held);
+    return finds;
 }
 
 /* The templates, checked: METHOD_TEMPLATES, a tuple of one Python function
@@ -365,17 +370,20 @@ make_method_get(PyObject *self, PyObject *object, PyObject *type)
     if (type != data->owner) {
         return PyClassMethod_Type.tp_descr_get(self, object, type);
     }
-    if (data->bound == NULL) {
+    PyObject *known = LOAD_PTR(data->bound);
+    if (known == NULL) {
         PyObject *bound = PyClassMethod_Type.tp_descr_get(self, object, type);
         if (bound == NULL) {
             return NULL;
         }
-        if (data->bound != NULL) { /* made meanwhile, by code the binding ran */
+        /* Made meanwhile (by code the binding ran, or another thread): that
+         * one stays, and this call returns its own. */
+        if (!store_once((void **)&data->bound, bound)) {
             return bound;
         }
-        data->bound = bound;
+        known = bound;
     }
-    return Py_NewRef(data->bound);
+    return Py_NewRef(known);
 }
 
 static int
@@ -508,11 +516,10 @@ nt_add_functions(Builder *self, PyTypeObject *cls, PyObject *typename, PyObject 
 static PyObject *
 nt_repr_slot(PyObject *self)
 {
-    PyObject *found = _PyType_Lookup(Py_TYPE(self), nt_function_names[NT_FN_REPR]);
+    PyObject *found = lookup_ref(Py_TYPE(self), nt_function_names[NT_FN_REPR]);
     if (found == NULL) {
         return PyTuple_Type.tp_repr(self);
     }
-    Py_INCREF(found);
     PyObject *result;
     if (PyFunction_Check(found)) {
         result = PyObject_Vectorcall(found, &self, 1, NULL);

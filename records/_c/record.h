@@ -210,13 +210,15 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
             Py_DECREF(done);
             /* Record itself, the one class that holds this twin as its own
              * _make, is abstract, as its __new__ says (_record.Record._make). */
-            PyObject *own = PyDict_GetItemWithError(((PyTypeObject *)cls)->tp_dict, str_make);
-            if (own == NULL && PyErr_Occurred()) {
+            PyObject *own;
+            if (dict_get_ref(((PyTypeObject *)cls)->tp_dict, str_make, &own) < 0) {
                 return NULL;
             }
-            if (own != NULL && Py_IS_TYPE(own, &PyClassMethodDescr_Type)
-                && ((PyMethodDescrObject *)own)->d_method->ml_meth
-                       == (PyCFunction)(void (*)(void))record_make) {
+            int abstract = own != NULL && Py_IS_TYPE(own, &PyClassMethodDescr_Type)
+                           && ((PyMethodDescrObject *)own)->d_method->ml_meth
+                                  == (PyCFunction)(void (*)(void))record_make;
+            Py_XDECREF(own);
+            if (abstract) {
                 raise_rule(PyExc_TypeError, "abstract_record_message", "()");
                 return NULL;
             }
@@ -268,17 +270,21 @@ reduced_as_usual(PyObject *self, PyTypeObject *record_base)
     return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
 }
 
-/* copyreg.dispatch_table, borrowed, or NULL (with an error, or none: copyreg
- * is not imported). */
+/* copyreg.dispatch_table, a new reference, or NULL (with an error, or none:
+ * copyreg is not imported). */
 static PyObject *
 copyreg_dispatch_table(void)
 {
-    PyObject *copyreg = PyDict_GetItemWithError(PyImport_GetModuleDict(), str_copyreg);
-    if (copyreg == NULL || !PyModule_Check(copyreg)) {
+    PyObject *copyreg = loaded_module(str_copyreg);
+    if (copyreg == NULL) {
         return NULL;
     }
-    PyObject *table = PyDict_GetItemWithError(PyModule_GetDict(copyreg), str_dispatch_table);
-    return table != NULL && PyDict_Check(table) ? table : NULL;
+    PyObject *table = module_entry(copyreg, str_dispatch_table);
+    Py_DECREF(copyreg);
+    if (table != NULL && !PyDict_Check(table)) {
+        Py_CLEAR(table);
+    }
+    return table;
 }
 
 /* 1 if copyreg.dispatch_table has a reducer for type (which copy and pickle
@@ -290,7 +296,9 @@ has_copyreg_reducer(PyTypeObject *type)
     if (table == NULL) {
         return PyErr_Occurred() ? -1 : 0;
     }
-    return PyDict_Contains(table, (PyObject *)type);
+    int found = PyDict_Contains(table, (PyObject *)type);
+    Py_DECREF(table);
+    return found;
 }
 
 /* What copy.copy (memo None) and copy.deepcopy do for an object without
@@ -308,9 +316,12 @@ copy_by_reduce(PyObject *self, PyObject *memo)
         return NULL;
     }
     PyObject *reduced = NULL, *table = copyreg_dispatch_table();
-    PyObject *reducer = table == NULL ? NULL : PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(self));
+    PyObject *reducer = NULL;
+    if (table != NULL) {
+        dict_get_ref(table, (PyObject *)Py_TYPE(self), &reducer);
+        Py_DECREF(table);
+    }
     if (reducer != NULL) {
-        Py_INCREF(reducer);
         reduced = PyObject_CallOneArg(reducer, self);
         Py_DECREF(reducer);
     }
@@ -419,7 +430,7 @@ deepcopy_items(PyObject *self, PyObject *memo)
         /* A copy made while copying the items (a record inside itself) is the
          * copy. Any mapping may be the memo, as in copy.deepcopy. */
         if (PyDict_CheckExact(memo)) {
-            result = Py_XNewRef(PyDict_GetItemWithError(memo, key));
+            dict_get_ref(memo, key, &result);
         }
         else {
             result = PyObject_CallMethod(memo, "get", "O", key);

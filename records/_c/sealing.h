@@ -8,6 +8,33 @@
  * builder_helpers.h; not compiled on its own.
  */
 
+/* Whether a class's reference count can prove that it has no instance:
+ * every instance holds a reference to its class, counted in it, except on
+ * free-threaded 3.14+, which counts those of a heap class per thread. */
+#if defined(Py_GIL_DISABLED) && PY_VERSION_HEX >= 0x030E0000
+#define SEAL_BY_REFCOUNT 0
+#else
+#define SEAL_BY_REFCOUNT 1
+#endif
+
+/* The baseline of a Builder whose probe class was immortal. */
+#define NO_BASELINE (-2)
+
+/* 1 if cls is immortal (its count says nothing): on free-threaded 3.13,
+ * every class made once a second thread has existed. */
+static inline int
+is_immortal(PyTypeObject *cls)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    return PyUnstable_IsImmortal((PyObject *)cls);
+#elif PY_VERSION_HEX >= 0x030C0000
+    return _Py_IsImmortal((PyObject *)cls);
+#else
+    (void)cls;
+    return 0;
+#endif
+}
+
 /* 1 if cls is an enum class (its metaclass derives from enum's), else 0.
  * Looks only at what is loaded: no Python code runs. */
 static int
@@ -116,6 +143,11 @@ owns_dict_descriptor(PyTypeObject *cls)
 static int
 measure_baseline(Builder *self)
 {
+    /* One thread measures; a class another thread builds meanwhile is not
+     * sealed (the baseline is still unknown when it asks). */
+    if (!swap_uintptr_if(&self->measuring, 0, (uintptr_t)PyThread_get_thread_ident())) {
+        return 0;
+    }
     PyObject *hook = NULL, *root = NULL, *probe = NULL;
     PyObject *function = PyCFunction_New(&init_subclass_def, (PyObject *)self);
     if (function != NULL) {
@@ -132,10 +164,8 @@ measure_baseline(Builder *self)
         /* No collection (and no gc callback) while the probe is made: no
          * other code may hold it when it is counted. */
         int was_enabled = PyGC_Disable();
-        self->measuring = 1;
         probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){sO}", "_RecordsProbe", root,
                                       "__module__", str_rules);
-        self->measuring = 0;
         if (was_enabled) {
             PyGC_Enable();
         }
@@ -144,10 +174,11 @@ measure_baseline(Builder *self)
     Py_XDECREF(root);
     Py_XDECREF(hook);
     Py_XDECREF(function);
+    STORE_UINTPTR(self->measuring, 0);
     if (probe == NULL) {
         return -1;
     }
-    if (self->baseline < 0) {
+    if (LOAD_SSIZE(self->baseline) == -1) {
         PyErr_SetString(PyExc_RuntimeError, "the probe class was not measured");
         return -1;
     }
@@ -169,7 +200,10 @@ measure_baseline(Builder *self)
 static int
 may_seal_here(Builder *self, PyTypeObject *cls)
 {
-    if (cls->tp_dict == NULL) {
+#if !SEAL_BY_REFCOUNT
+    return 0;
+#endif
+    if (cls->tp_dict == NULL || is_immortal(cls)) {
         return 0;
     }
     if (Py_TYPE(cls) != &PyType_Type) {
@@ -185,12 +219,16 @@ may_seal_here(Builder *self, PyTypeObject *cls)
             return 0;
         }
     }
-    if (self->baseline < 0 && measure_baseline(self) < 0) {
+    if (LOAD_SSIZE(self->baseline) == -1 && measure_baseline(self) < 0) {
         return -1;
+    }
+    Py_ssize_t baseline = LOAD_SSIZE(self->baseline);
+    if (baseline < 0) { /* being measured by another thread, or NO_BASELINE */
+        return 0;
     }
     /* A class without __dict__ from its body (__slots__ = ()) lacks the
      * reference the probe's __dict__ descriptor holds, where it has one. */
-    Py_ssize_t allowed = self->baseline + cells_holding(cls)
+    Py_ssize_t allowed = baseline + cells_holding(cls)
                          - (self->probe_owns_dict && !owns_dict_descriptor(cls));
     return Py_REFCNT(cls) <= allowed;
 }
