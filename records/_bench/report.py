@@ -381,10 +381,11 @@ def threads_markdown(results: dict[str, Any]) -> list[str]:
         "## One thread and two",
         "",
         gil_sentence(section),
-        "Each thread makes a class and an instance of its own (5 fields), then the"
-        " threads start together behind a barrier, each running the operation the same"
-        " number of times. A cell is the time per operation in each thread, median"
-        " [smallest, largest] of the rounds (ratio of medians to collections.namedtuple);"
+        "Each thread works on a class and an instance of its own (5 fields), made before"
+        " the threads start, as a program makes its classes at import; the threads start"
+        " together behind a barrier, each running the operation the same number of times."
+        " A cell is the time per operation in each thread, median [smallest, largest] of"
+        " the rounds (ratio of medians to collections.namedtuple);"
         " the speed-up is two threads' operations per second over one thread's, a ratio"
         " of medians (ideal 2.00×). The tuple column is a reference: plain tuples, built"
         " as `(i, 2, 3, 4, 5)` and read as `t[2]`, which share nothing between threads:"
@@ -404,6 +405,14 @@ def threads_markdown(results: dict[str, Any]) -> list[str]:
     parts += _notes_block(labelled)
     if section["left out"]:
         parts += ["", "Not installed, so not timed: " + ", ".join(section["left out"]) + "."]
+    accessors = section.get("field accessors", {})
+    if accessors:
+        parts += [
+            "",
+            "Field accessors of the classes timed: "
+            + ", ".join(f"{name} `{kind}`" for name, kind in accessors.items())
+            + ".",
+        ]
     numbers = section["operations per thread"]
     parts += [
         "",

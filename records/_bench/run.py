@@ -84,7 +84,7 @@ def in_parallel(
     """
     chosen = threads.thread_peers(peers)
     names = [peer.name for peer in chosen]
-    numbers, samples = threads.measure(chosen, rounds, progress, target=target)
+    numbers, samples, accessors = threads.measure(chosen, rounds, progress, target=target)
     section: dict[str, Any] = {
         "free-threaded build": threads.free_threaded(),
         "GIL enabled": {"before": gil_before, "after": threads.gil_enabled()},
@@ -95,6 +95,7 @@ def in_parallel(
         "reference": threads.REFERENCE,
         "left out": [name for name in threads.PEER_NAMES if name not in names],
         "operations per thread": numbers,
+        "field accessors": accessors,
         "operations": {},
     }
     for operation, by_count in samples.items():

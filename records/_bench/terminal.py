@@ -138,13 +138,21 @@ def threads_table(results: dict[str, Any], width: int = 80) -> str:
         for row in table
     ]
     legend = [
-        "Each thread makes a class and an instance of its own, then the threads start"
-        " together and run the same work: time per operation in each thread; speed-up:"
-        " two threads' operations per second over one thread's (ideal 2.00×).",
+        "Each thread works on a class and an instance of its own, made before the threads"
+        " start; they start together and run the same work: time per operation in each"
+        " thread; speed-up: two threads' operations per second over one thread's"
+        " (ideal 2.00×).",
         "tuple (ref.): plain tuples, built as (i, 2, 3, 4, 5) and read as t[2], which"
         " share nothing between threads: where they fall short of 2.00× too, other work"
         " held a core.",
     ]
+    accessors = section.get("field accessors", {})
+    if accessors:
+        legend.append(
+            "Field accessors: "
+            + ", ".join(f"{short.get(name, name)} {kind}" for name, kind in accessors.items())
+            + "."
+        )
     if section["left out"]:
         legend.append("Not installed, so not timed: " + ", ".join(section["left out"]) + ".")
     labelled = _labelled(section)

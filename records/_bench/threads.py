@@ -2,14 +2,17 @@
 One thread against two: how instance creation and attribute access scale
 where threads run in parallel, on free-threaded CPython (PEP 703).
 
-Each measurement starts its threads together behind a ``threading.Barrier``.
-Every thread first makes its own class and instance, and its own loop, then
-waits at the barrier; each does the same fixed amount of work, and the
-sample is the wall time from the first thread's start to the last thread's
-end, per operation of one thread. With two threads on two free cores that
-time stays as it was with one: two threads then do twice the operations per
-second, a speed-up of 2.00×. Under a GIL it doubles, and the speed-up stays
-near 1.00×.
+Each thread works on a class and an instance of its own, made before any of
+the section's threads starts, as a program makes its classes when it imports
+its modules: on free-threaded 3.13, every class made once a second thread
+has run is immortal, which records cannot seal (see ``records/_sealing.py``),
+so a ``Record`` made then would read its fields as a named tuple does. A
+measurement starts its threads together behind a ``threading.Barrier``; each
+does the same fixed amount of work, and the sample is the wall time from the
+first thread's start to the last thread's end, per operation of one thread.
+With two threads on two free cores that time stays as it was with one: two
+threads then do twice the operations per second, a speed-up of 2.00×. Under
+a GIL it doubles, and the speed-up stays near 1.00×.
 
 The peers are the tuple-based ones: ``records.Record``, the drop-in
 ``records.namedtuple``, ``collections.namedtuple`` and ``typing.NamedTuple``.
@@ -23,11 +26,12 @@ garbage collector is off while timing, as ``timeit`` turns it off.
 from __future__ import annotations
 
 import gc
+import inspect
 import sys
-import sysconfig
 import threading
 import time
 
+from .._accelerator import free_threaded
 from .peers import field_names
 
 TYPE_CHECKING = False
@@ -64,9 +68,7 @@ REFERENCE_STATEMENTS = {"instance, positional": "(_, 2, 3, 4, 5)", "attribute ac
 THREADS = (1, 2)
 
 
-def free_threaded() -> bool:
-    """Whether this interpreter is a free-threaded build (PEP 703), the GIL on or off."""
-    return bool(sysconfig.get_config_var("Py_GIL_DISABLED")) or "t" in getattr(sys, "abiflags", "")
+__all__ = ["free_threaded", "gil_enabled", "measure", "per_operation", "steps", "thread_peers"]
 
 
 def gil_enabled() -> bool:
@@ -107,20 +109,26 @@ def _loop(peer: Peer | None, operation: str) -> Callable[[int], None]:
     return work
 
 
-def per_operation(peer: Peer | None, operation: str, threads: int, number: int) -> float:
+def loops(peer: Peer | None, operation: str, threads: int) -> list[Callable[[int], None]]:
     """
-    Seconds per *operation* in each of *threads* threads, which start
-    together and each run it *number* times on their own class and instance
-    of *peer* (``None``: the reference): the wall time from the first start
-    to the last end, over the operations of one thread.
+    Return the loops of *operation* for *threads* threads, each on a class
+    and an instance of *peer* of its own (``None``: the reference), made here.
     """
-    barrier = threading.Barrier(threads)
+    return [_loop(peer, operation) for _ in range(threads)]
+
+
+def per_operation(works: Sequence[Callable[[int], None]], operation: str, number: int) -> float:
+    """
+    Seconds per *operation* in each of as many threads as *works*, which
+    start together, each running its loop *number* times: the wall time from
+    the first start to the last end, over the operations of one thread.
+    """
+    barrier = threading.Barrier(len(works))
     spans: list[tuple[float, float]] = []
     errors: list[BaseException] = []
 
-    def run() -> None:
+    def run(work: Callable[[int], None]) -> None:
         try:
-            work = _loop(peer, operation)
             work(min(number, 100))  # the loop's first calls, untimed
             barrier.wait()
             started = time.perf_counter()
@@ -130,7 +138,10 @@ def per_operation(peer: Peer | None, operation: str, threads: int, number: int) 
             barrier.abort()
             errors.append(error)
 
-    workers = [threading.Thread(target=run, name=f"records-bench-{i}") for i in range(threads)]
+    workers = [
+        threading.Thread(target=run, args=(work,), name=f"records-bench-{index}")
+        for index, work in enumerate(works)
+    ]
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -148,13 +159,11 @@ def per_operation(peer: Peer | None, operation: str, threads: int, number: int) 
     return wall / (number * _UNROLLED.get(operation, 1))
 
 
-def operations_per_thread(peer: Peer | None, operation: str, target: float) -> int:
+def loops_per_sample(work: Callable[[int], None], target: float) -> int:
     """
-    Return how many times one thread runs the loop of *operation* of *peer*
-    (``None``: the reference) per sample: about *target* seconds' worth,
-    timed once here, and at least 10.
+    Return how many times one thread runs *work*'s loop per sample: about
+    *target* seconds' worth, timed once here, and at least 10.
     """
-    work = _loop(peer, operation)
     trial = 200
     work(trial)
     started = time.perf_counter()
@@ -163,25 +172,35 @@ def operations_per_thread(peer: Peer | None, operation: str, target: float) -> i
     return max(10, int(target / seconds)) if seconds > 0 else trial
 
 
+def accessor(work: Callable[[int], None]) -> str:
+    """Return the type of the ``f2`` accessor of the class *work* runs on, or ``""`` for tuples."""
+    cls = work.__globals__.get("P")
+    return "" if cls is None else type(inspect.getattr_static(cls, "f2")).__name__
+
+
 def measure(
     peers: Sequence[Peer], rounds: int, progress: harness.Progress, *, target: float = 0.02
-) -> tuple[dict[str, dict[str, int]], dict[str, dict[int, dict[str, list[float]]]]]:
+) -> tuple[
+    dict[str, dict[str, int]], dict[str, dict[int, dict[str, list[float]]]], dict[str, str]
+]:
     """
     Time each operation of ``OPERATIONS`` on each of *peers*, and on the
     reference, in one thread and in two, *rounds* times, each thread running
     about *target* seconds' worth of work (as one thread runs it).
 
     Return the operations each thread runs per sample, by operation then
-    peer, and the samples: seconds per operation in each thread, by
-    operation, thread count, then peer.
+    peer; the samples: seconds per operation in each thread, by operation,
+    thread count, then peer; and the type of each peer's field accessor.
     """
     timed: dict[str, Peer | None] = {peer.name: peer for peer in peers}
     timed[REFERENCE] = None
-    numbers = {
-        operation: {
-            name: operations_per_thread(peer, operation, target) for name, peer in timed.items()
-        }
+    made = {  # every class before the first thread: see the module's docstring
+        operation: {name: loops(peer, operation, max(THREADS)) for name, peer in timed.items()}
         for operation in OPERATIONS
+    }
+    numbers = {
+        operation: {name: loops_per_sample(works[0], target) for name, works in found.items()}
+        for operation, found in made.items()
     }
     samples: dict[str, dict[int, dict[str, list[float]]]] = {
         operation: {threads: {name: [] for name in timed} for threads in THREADS}
@@ -190,14 +209,16 @@ def measure(
     for index in range(1, rounds + 1):
         progress.round("1 and 2 threads", index, rounds)
         order = THREADS if index % 2 else THREADS[::-1]
-        for name, peer in timed.items():
+        for name in timed:
             for operation in OPERATIONS:
                 for threads in order:
-                    seconds = per_operation(peer, operation, threads, numbers[operation][name])
+                    works = made[operation][name][:threads]
+                    seconds = per_operation(works, operation, numbers[operation][name])
                     samples[operation][threads][name].append(seconds)
             progress.step(name)
     done = {
         operation: {name: count * _UNROLLED.get(operation, 1) for name, count in found.items()}
         for operation, found in numbers.items()
     }
-    return done, samples
+    accessors = {name: accessor(works[0]) for name, works in made["attribute access"].items()}
+    return done, samples, {name: kind for name, kind in accessors.items() if kind}
