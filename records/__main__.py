@@ -12,7 +12,9 @@ frozen slotted dataclasses, ``attrs.frozen``, ``msgspec.Struct`` and records,
 skipping any peer that is not installed, in a table that fits 100 columns;
 ``--markdown FILE`` and ``--chart FILE`` write it with each figure's spread,
 and as a chart. ``--full`` runs the whole suite and writes JSON, Markdown and
-charts.
+charts. On a free-threaded build (or with ``--threads``) both then time
+instance creation and attribute access in one thread and in two, for records
+and the named tuples, in a table that fits 80 columns.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ dataclasses (frozen, slots), attrs.frozen and msgspec.Struct (frozen), in
 this process: every peer is timed round after round, interleaved, and each
 figure is a median with its ratio to collections.namedtuple from the same
 run (lower is better); --markdown adds each figure's smallest and largest
-round. Peers that are not installed are skipped.
+round. Peers that are not installed are skipped. On a free-threaded build
+(or with --threads), instance creation and attribute access are also timed
+in one thread and in two.
 """
 
 
@@ -71,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=None,
         help="interleaved rounds per measurement (default: 5, or 15 with --full)",
+    )
+    parser.add_argument(
+        "--threads",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also time 1 and 2 threads (default: on a free-threaded build only)",
     )
     parser.add_argument(
         "--markdown",
@@ -136,9 +146,11 @@ def _check_files(parser: argparse.ArgumentParser, arguments: argparse.Namespace)
 def _print_header(results: dict[str, Any]) -> None:
     import textwrap
 
+    from ._bench.report import interpreter
+
     meta = results["meta"]
     text = (
-        f"records vs. its peers on Python {meta['python']} ({meta['implementation']}),"
+        f"records vs. its peers on Python {meta['python']} ({interpreter(meta)}),"
         f" {meta['machine'].split(',')[0]}: medians of {results['rounds']} interleaved rounds."
         f" records runs on its {meta['records path']}."
     )
@@ -149,6 +161,15 @@ def _print_header(results: dict[str, Any]) -> None:
     for name in meta["missing peers"]:
         print(f"skipped {name}: not installed")
     print()
+
+
+def _print_threads(results: dict[str, Any]) -> None:
+    """Print the table of one thread against two, where the run has it."""
+    from ._bench import terminal
+
+    if "threads" in results:
+        print(terminal.threads_table(results))
+        print()
 
 
 def _write_extras(arguments: argparse.Namespace, results: dict[str, Any]) -> None:
@@ -184,10 +205,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if arguments.full:
         output = arguments.output or "records-benchmarks"
-        results = run.full(output, rounds=arguments.rounds or 15)
+        results = run.full(output, rounds=arguments.rounds or 15, in_threads=arguments.threads)
         _print_header(results)
         print(terminal.key_table(results))
         print()
+        _print_threads(results)
         from ._bench import plot
 
         written = plot.charts(results, output)
@@ -197,10 +219,11 @@ def main(argv: list[str] | None = None) -> int:
             print("Charts need matplotlib: pip install 'records-tuple[plot]'.")
         _write_extras(arguments, results)
         return 0
-    results = run.quick(rounds=arguments.rounds or 5)
+    results = run.quick(rounds=arguments.rounds or 5, in_threads=arguments.threads)
     _print_header(results)
     print(terminal.key_table(results))
     print()
+    _print_threads(results)
     _write_extras(arguments, results)
     print("The whole suite: python -m records --full")
     return 0

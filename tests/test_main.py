@@ -21,6 +21,7 @@ from records._bench import (
     run,
     suite,
     terminal,
+    threads,
 )
 
 
@@ -53,6 +54,9 @@ def test_quick_run_prints_key_table():
         assert any(line.startswith(row) for line in lines), row
     assert "r.namedtuple: records.namedtuple" in lines
     progress = result.stderr.splitlines()
+    if threads.free_threaded():  # then one thread against two comes last
+        assert progress.pop().endswith("] round 1/1: 1 and 2 threads")
+        assert any(line.startswith("One thread against two on Python") for line in lines)
     assert "round 1/1: instance operations" in progress[-2]
     assert progress[-1].endswith("] memory")
 
@@ -65,6 +69,7 @@ def test_help_documents_options():
 
 
 @pytest.mark.slow
+@pytest.mark.starts_threads  # on a free-threaded build, as the command times threads there
 def test_missing_peer_is_skipped(monkeypatch, capsys):
     """A peer that cannot be imported is reported in one line and left out."""
     missing = peers.Peer("nothing.Here", "no_such_module_here", "", lambda *a: "")
@@ -76,6 +81,7 @@ def test_missing_peer_is_skipped(monkeypatch, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.starts_threads
 def test_full_run_writes_results(tmp_path, monkeypatch):
     """A small full run writes JSON and Markdown with every section."""
     monkeypatch.setattr(run, "PEERS", (peers.PEERS[0], peers.PEERS[5]))
@@ -91,10 +97,12 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         echo=(2, 20),
         startup_pairs=1,
         progress=progress,
+        in_threads=True,
     )
     assert progress.done == progress.total
+    build = "t" if threads.free_threaded() else ""
     variant = "" if records.ACCELERATED else "-pure"  # the path records ran on
-    stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}{variant}"
+    stem = f"results-{results['meta']['python'].rsplit('.', 1)[0]}{build}{variant}"
     data = json.loads((tmp_path / f"{stem}.json").read_text())
     for section in (
         "class creation",
@@ -106,6 +114,7 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
         "scaling",
         "start-up as a whole process",
         "start-up, whole process",
+        "threads",
     ):
         assert section in data
     origins = data["attribute access by origin"]
@@ -121,6 +130,8 @@ def test_full_run_writes_results(tmp_path, monkeypatch):
     drop_in = data["namedtuple drop-in"]
     assert {"collections.namedtuple", "records.namedtuple"} <= set(drop_in["_replace"]["median"])
     assert "## records.namedtuple, the drop-in" in markdown
+    assert ["collections.namedtuple", "records.Record"] == data["threads"]["peers"]
+    assert "| attribute access, speed-up | " in markdown
     whole = data["start-up as a whole process"]
     assert ["5 Record classes / 5 namedtuple", "20 Record classes / 20 namedtuple"] == list(whole)
     assert "| 20 Record classes / 20 namedtuple | " in markdown
@@ -204,11 +215,12 @@ def quick_results():
     """
     The results of a real quick run of one round, and its progress display
     (memory over fewer instances than the command's 100,000: the same figures,
-    sooner; test_quick_run_prints_key_table runs the command itself).
+    sooner; test_quick_run_prints_key_table runs the command itself), without
+    threads (tests/test_bench_threads.py has them).
     """
     stream = io.StringIO()
     progress = harness.Progress(0, stream, live=False)
-    results = run.quick(rounds=1, progress=progress, memory_count=2_000)
+    results = run.quick(rounds=1, progress=progress, memory_count=2_000, in_threads=False)
     return results, progress, stream.getvalue()
 
 
@@ -422,7 +434,7 @@ def test_bad_markdown_and_chart(capsys, tmp_path, monkeypatch):
 def test_markdown_and_chart_files(quick_results, tmp_path, monkeypatch, capsys):
     """--markdown writes the key table with its spread; --chart draws the key ratios."""
     results, _, _ = quick_results
-    monkeypatch.setattr(run, "quick", lambda rounds: results)
+    monkeypatch.setattr(run, "quick", lambda rounds, in_threads=None: results)
     table, chart = tmp_path / "table.md", tmp_path / "chart.svg"
     arguments = ["--markdown", str(table)]
     if plot.available():

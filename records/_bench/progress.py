@@ -2,7 +2,8 @@
 Progress of a benchmark run, on stderr.
 
 On a terminal, with rich installed (it comes with the ``bench`` extra), a
-live bar counts every unit of work and names the round and the measurement.
+live bar counts every unit of work and names the round and the measurement
+(not on free-threaded 3.13: see ``_threads_change_classes``).
 Anywhere else (a pipe, a log, a CI job) one plain line is written when a
 measurement starts a round, with the share of the work done before it:
 ``[ 37%] round 3/5: instance operations``. The share only grows, and every
@@ -23,6 +24,18 @@ def _rich_available() -> bool:
     return importlib.util.find_spec("rich") is not None
 
 
+def _threads_change_classes() -> bool:
+    """
+    Tell whether starting a thread changes the classes made after it, as on
+    free-threaded 3.13, where they are immortal and records cannot seal them:
+    the live bar, which redraws from a thread of its own, would then change
+    what is measured.
+    """
+    from .._accelerator import free_threaded
+
+    return free_threaded() and sys.version_info[:2] == (3, 13)
+
+
 class Progress:
     """Count *total* units of work, announced round by round."""
 
@@ -31,7 +44,11 @@ class Progress:
         self.done = 0
         self.stream = stream if stream is not None else sys.stderr
         if live is None:
-            live = bool(getattr(self.stream, "isatty", lambda: False)()) and _rich_available()
+            live = (
+                bool(getattr(self.stream, "isatty", lambda: False)())
+                and _rich_available()
+                and not _threads_change_classes()
+            )
         self.live = live
         self._heading = ""
         self._bar: Any = None

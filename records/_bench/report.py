@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 
 import records
 
-from . import equivalence, harness, process_startup
+from . import equivalence, harness, process_startup, threads
 from .peers import BASELINE
 
 TYPE_CHECKING = False
@@ -36,15 +36,25 @@ def metadata(peers: Sequence[Peer], missing: Sequence[Peer], mode: str) -> dict[
         "peers": {peer.name: peer.version() for peer in peers},
         "missing peers": [peer.name for peer in missing],
         "records path": records.ACCELERATOR,
+        "free-threaded": threads.free_threaded(),
     }
 
 
 def run_label(results: dict[str, Any]) -> str:
-    """Name a run in file names: ``3.13``, or ``3.13-pure`` without the C accelerator."""
+    """
+    Name a run in file names: ``3.13``, ``3.13t`` on a free-threaded build,
+    and ``-pure`` after either without the C accelerator.
+    """
     meta = results["meta"]
     version: str = meta["python"].rsplit(".", 1)[0]
+    version += "t" if meta.get("free-threaded") else ""
     pure = str(meta.get("records path", "")).startswith("pure Python")
     return version + ("-pure" if pure else "")
+
+
+def interpreter(meta: dict[str, Any]) -> str:
+    """Return ``CPython``, or ``CPython, free-threaded`` on a free-threaded build."""
+    return str(meta["implementation"]) + (", free-threaded" if meta.get("free-threaded") else "")
 
 
 def summarise(
@@ -74,6 +84,35 @@ def summarise(
         "ratio": harness.ratios(values, BASELINE.name),
         "flags": equivalence.flags(samples, equivalent),
     }
+
+
+def speed_ups(one: dict[str, Any], many: dict[str, Any], threads: int) -> dict[str, float]:
+    """
+    Return each peer's operations per second in *threads* threads over those
+    in one, from the summaries of seconds per operation in each thread,
+    *one* and *many*: a ratio of medians, *threads* times the one thread's
+    over the many threads'.
+    """
+    return {
+        name: threads * seconds / many["median"][name]
+        for name, seconds in one["median"].items()
+        if many["median"].get(name)
+    }
+
+
+def gil_sentence(section: dict[str, Any]) -> str:
+    """Say whether the GIL was off while the threads ran, and what that means for them."""
+    gil = section["GIL enabled"]
+    if not section["free-threaded build"]:
+        return "A build with the GIL: threads take turns, and the speed-up stays near 1.00×."
+    if not gil["before"] and not gil["after"]:
+        return "The GIL stayed off, before the run and after it."
+    if not gil["before"]:
+        return (
+            "The GIL was turned on during the run (a module without free-threading"
+            " support was imported): threads took turns."
+        )
+    return "The GIL was on from the start (PYTHON_GIL=1, or -X gil=1): threads took turns."
 
 
 def write_json(results: dict[str, Any], path: str) -> None:
@@ -203,7 +242,7 @@ def full_markdown(results: dict[str, Any]) -> str:
     columns = list(meta["peers"])
     header = "| | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns)
     parts = [
-        f"# records benchmarks — Python {meta['python']} ({meta['implementation']})",
+        f"# records benchmarks — Python {meta['python']} ({interpreter(meta)})",
         "",
         f"Measured {meta['date']} on {meta['machine']}.",
         f"records ran on its {meta.get('records path', 'unrecorded path')}.",
@@ -323,7 +362,69 @@ def full_markdown(results: dict[str, Any]) -> str:
                 parts.append(f"| {size} | " + " | ".join(row) + " |")
             parts.append("")
     parts += dropin_markdown(results)
+    parts += threads_markdown(results)
     return "\n".join(parts) + "\n"
+
+
+#: How each thread count's row is named.
+THREAD_ROWS = {1: "1 thread", 2: "2 threads"}
+
+
+def threads_markdown(results: dict[str, Any]) -> list[str]:
+    """Return the table of one thread against two, where the run has it."""
+    if "threads" not in results:
+        return []
+    section = results["threads"]
+    columns = [*section["peers"], section["reference"]]
+    parts = [
+        "",
+        "## One thread and two",
+        "",
+        gil_sentence(section),
+        "Each thread works on a class and an instance of its own (5 fields), made before"
+        " the threads start, as a program makes its classes at import; the threads start"
+        " together behind a barrier, each running the operation the same number of times."
+        " A cell is the time per operation in each thread, median [smallest, largest] of"
+        " the rounds (ratio of medians to collections.namedtuple);"
+        " the speed-up is two threads' operations per second over one thread's, a ratio"
+        " of medians (ideal 2.00×). The tuple column is a reference: plain tuples, built"
+        " as `(i, 2, 3, 4, 5)` and read as `t[2]`, which share nothing between threads:"
+        " where they fall short of 2.00× too, other work held a core.",
+        "",
+        "| | " + " | ".join(columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    labelled = []
+    for operation, found in section["operations"].items():
+        for label in THREAD_ROWS.values():
+            labelled.append((f"{operation}, {label}", found[label]))
+            parts.append(_row(f"{operation}, {label}", found[label], columns, "ns"))
+        speed = found["speed-up"]
+        cells = [f"{speed[name]:.2f}×" if name in speed else "n/a" for name in columns]
+        parts.append(f"| {operation}, speed-up | " + " | ".join(cells) + " |")
+    parts += _notes_block(labelled)
+    if section["left out"]:
+        parts += ["", "Not installed, so not timed: " + ", ".join(section["left out"]) + "."]
+    accessors = section.get("field accessors", {})
+    if accessors:
+        parts += [
+            "",
+            "Field accessors of the classes timed: "
+            + ", ".join(f"{name} `{kind}`" for name, kind in accessors.items())
+            + ".",
+        ]
+    numbers = section["operations per thread"]
+    parts += [
+        "",
+        f"Operations per thread and sample (about {section['seconds per sample'] * 1e3:g}"
+        " ms of one thread's work): "
+        + "; ".join(
+            f"{operation}: " + ", ".join(f"{name} {count:,}" for name, count in found.items())
+            for operation, found in numbers.items()
+        )
+        + ".",
+    ]
+    return parts
 
 
 def _notes_block(labelled: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:

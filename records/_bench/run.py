@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 
-from . import dropin, equivalence, harness, process_startup, report, suite
+from . import dropin, equivalence, harness, process_startup, report, suite, threads
 from .peers import PEERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from .peers import Peer
@@ -27,14 +28,23 @@ def available_peers() -> tuple[list[Peer], list[Peer]]:
 
 
 def quick(
-    rounds: int = 5, progress: harness.Progress | None = None, *, memory_count: int = 100_000
+    rounds: int = 5,
+    progress: harness.Progress | None = None,
+    *,
+    memory_count: int = 100_000,
+    in_threads: bool | None = None,
 ) -> dict[str, Any]:
     """
     Measure the key comparisons, in well under 30 seconds; memory over
-    *memory_count* instances of each peer.
+    *memory_count* instances of each peer; one thread against two if
+    *in_threads*, by default on a free-threaded build.
     """
+    gil_before = threads.gil_enabled()
+    if in_threads is None:
+        in_threads = threads.free_threaded()
     peers, missing = available_peers()
     steps = rounds * len(peers) * 2 + 2 * rounds + len(peers)
+    steps += threads.steps(peers, rounds) if in_threads else 0
     progress = progress if progress is not None else harness.Progress(steps)
     progress.total = steps
     results: dict[str, Any] = {"meta": report.metadata(peers, missing, "quick"), "rounds": rounds}
@@ -51,8 +61,55 @@ def quick(
         suite.operations(peers, rounds, progress, loops=10_000), equivalent
     )
     results["memory"] = suite.memory(peers, memory_count, progress)
+    if in_threads:
+        results["threads"] = in_parallel(peers, rounds, progress, equivalent, gil_before)
     progress.finish()
     return results
+
+
+def in_parallel(
+    peers: Sequence[Peer],
+    rounds: int,
+    progress: harness.Progress,
+    equivalent: dict[str, list[list[str]]],
+    gil_before: bool,
+    *,
+    target: float = 0.02,
+) -> dict[str, Any]:
+    """
+    Time instance creation and attribute access in one thread and in two
+    (``threads``), for the tuple-based *peers*, each thread running about
+    *target* seconds' worth; say whether the GIL was on before the run
+    (*gil_before*) and after it.
+    """
+    chosen = threads.thread_peers(peers)
+    names = [peer.name for peer in chosen]
+    numbers, samples, accessors = threads.measure(chosen, rounds, progress, target=target)
+    section: dict[str, Any] = {
+        "free-threaded build": threads.free_threaded(),
+        "GIL enabled": {"before": gil_before, "after": threads.gil_enabled()},
+        "rounds": rounds,
+        "seconds per sample": target,
+        "threads": list(threads.THREADS),
+        "peers": names,
+        "reference": threads.REFERENCE,
+        "left out": [name for name in threads.PEER_NAMES if name not in names],
+        "operations per thread": numbers,
+        "field accessors": accessors,
+        "operations": {},
+    }
+    for operation, by_count in samples.items():
+        summaries = {
+            count: report.summarise(found, equivalent=equivalent.get(operation, ()))
+            for count, found in by_count.items()
+        }
+        one, two = (summaries[count] for count in threads.THREADS)
+        section["operations"][operation] = {
+            "1 thread": one,
+            "2 threads": two,
+            "speed-up": report.speed_ups(one, two, threads.THREADS[-1]),
+        }
+    return section
 
 
 def _operations(
@@ -73,13 +130,19 @@ def full(
     echo: tuple[int, int] = (20, 500),
     startup_pairs: int = 41,
     progress: harness.Progress | None = None,
+    in_threads: bool | None = None,
 ) -> dict[str, Any]:
     """
     Everything, written to *output* as JSON and Markdown (charts: see
     ``plot``); the opt-in's figures where records is installed with its
     ``.pth`` file, *echo* giving the echo server's clients and requests;
-    start-up as a whole process over *startup_pairs* pairs of interpreters.
+    start-up as a whole process over *startup_pairs* pairs of interpreters;
+    one thread against two if *in_threads*, by default on a free-threaded
+    build.
     """
+    gil_before = threads.gil_enabled()
+    if in_threads is None:
+        in_threads = threads.free_threaded()
     peers, missing = available_peers()
     scaling_rounds = max(3, rounds // 3)
     opt_in = dropin.opt_in_installed()
@@ -95,6 +158,7 @@ def full(
         + rounds * len(dropin._factories())  # the drop-in namedtuple
         + (2 * scaling_rounds if opt_in else 0)  # start-up and the echo server with the opt-in
         + len(process_startup.rows(opt_in))  # start-up as a whole process
+        + (threads.steps(peers, rounds) if in_threads else 0)  # 1 and 2 threads
     )
     progress = progress if progress is not None else harness.Progress(steps)
     progress.total = steps
@@ -147,6 +211,8 @@ def full(
     results["start-up as a whole process"] = process_startup.run(
         startup_pairs, progress, opt_in=opt_in
     )
+    if in_threads:
+        results["threads"] = in_parallel(peers, rounds, progress, equivalent, gil_before)
     progress.finish()
 
     os.makedirs(output, exist_ok=True)

@@ -1,6 +1,7 @@
 """
 The key table for a terminal: at most 100 columns, short peer names
-explained below it, the baseline's median time and the others' ratios.
+explained below it, the baseline's median time and the others' ratios; and
+the table of one thread against two, at most 80 columns.
 """
 
 from __future__ import annotations
@@ -9,7 +10,16 @@ import statistics
 import textwrap
 
 from .peers import BASELINE, PEERS
-from .report import KEY_ROWS, SCALE, bytes_cell, flag_mark, flag_notes
+from .report import (
+    KEY_ROWS,
+    SCALE,
+    THREAD_ROWS,
+    bytes_cell,
+    flag_mark,
+    flag_notes,
+    gil_sentence,
+    interpreter,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,5 +101,77 @@ def noise_line(labelled: Sequence[tuple[str, dict[str, Any]]]) -> str:
 def _wrap(paragraphs: Sequence[str], width: int) -> list[str]:
     lines: list[str] = []
     for paragraph in paragraphs:
-        lines += textwrap.wrap(paragraph, width, subsequent_indent="  ")
+        lines += textwrap.wrap(paragraph, width, subsequent_indent="  ", break_on_hyphens=False)
     return lines
+
+
+def threads_table(results: dict[str, Any], width: int = 80) -> str:
+    """
+    Return the table of one thread against two for a terminal, at most
+    *width* columns: per operation and peer, the median time per operation
+    in each thread with one thread and with two, and the speed-up.
+    """
+    section = results["threads"]
+    short = {peer.name: peer.short for peer in PEERS}
+    meta = results["meta"]
+    heading = (
+        f"One thread against two on Python {meta['python']} ({interpreter(meta)}),"
+        f" medians of {section['rounds']} interleaved rounds. {gil_sentence(section)}"
+    )
+    table = [["", *THREAD_ROWS.values(), "speed-up"]]
+    for operation, found in section["operations"].items():
+        table.append([operation, "", "", ""])
+        for name in [*section["peers"], section["reference"]]:
+            cells = []
+            for label in THREAD_ROWS.values():
+                median = found[label]["median"].get(name)
+                cells.append("n/a" if median is None else f"{median * SCALE['ns']:.1f} ns")
+            speed = found["speed-up"].get(name)
+            cells.append("n/a" if speed is None else f"{speed:.2f}×")
+            label = short.get(name, name) + (" (ref.)" if name == section["reference"] else "")
+            table.append([f"  {label}", *cells])
+    widths = [max(len(row[index]) for row in table) for index in range(len(table[0]))]
+    lines = [
+        "  ".join(
+            [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+        ).rstrip()
+        for row in table
+    ]
+    legend = [
+        "Each thread works on a class and an instance of its own, made before the threads"
+        " start; they start together and run the same work: time per operation in each"
+        " thread; speed-up: two threads' operations per second over one thread's"
+        " (ideal 2.00×).",
+        "tuple (ref.): plain tuples, built as (i, 2, 3, 4, 5) and read as t[2], which"
+        " share nothing between threads: where they fall short of 2.00× too, other work"
+        " held a core.",
+    ]
+    accessors = section.get("field accessors", {})
+    if accessors:
+        legend.append(
+            "Field accessors: "
+            + ", ".join(f"{short.get(name, name)} {kind}" for name, kind in accessors.items())
+            + "."
+        )
+    if section["left out"]:
+        legend.append("Not installed, so not timed: " + ", ".join(section["left out"]) + ".")
+    labelled = _labelled(section)
+    legend.append(noise_line(labelled))
+    notes = flag_notes(labelled)
+    text = [
+        *textwrap.wrap(heading, width, break_on_hyphens=False),
+        "",
+        *lines,
+        "",
+        *_wrap(legend, width),
+    ]
+    return "\n".join(text + (["", *_wrap(notes, width)] if notes else []))
+
+
+def _labelled(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Return the timed summaries of the threads section, each with its row's label."""
+    return [
+        (f"{operation}, {label}", found[label])
+        for operation, found in section["operations"].items()
+        for label in THREAD_ROWS.values()
+    ]
