@@ -34,10 +34,10 @@ def test_stubs_folder_links_every_stub():
 
 
 def test_every_stub_is_imported_by_the_package_stub():
-    """Each stub module is a view of Record that records/__init__.pyi imports."""
+    """Each stub without a module is a view of Record that records/__init__.pyi imports."""
     interface = (PACKAGE / "__init__.pyi").read_text()
     for name in STUBS:
-        if name != "__init__.pyi":
+        if not (PACKAGE / name).with_suffix(".py").exists():
             assert f"from records.{name.removesuffix('.pyi')} import Record" in interface
 
 
