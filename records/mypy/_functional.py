@@ -74,9 +74,10 @@ def _field_pairs(fields: Expression) -> list[tuple[str, Expression]] | None:
 def define_hook(ctx: DynamicClassDefContext) -> None:
     """Build the class ``Record.define(...)`` returns (or ``SomeRecord.define``, or ``define``)."""
     callee = ctx.call.callee
+    base = None
     if isinstance(callee, MemberExpr) and isinstance(callee.expr, RefExpr):
-        base = callee.expr.node
-    else:  # records.as_namedtuple.define: Record.define
+        base = callee.expr.node  # the record of SomeRecord.define, or a module
+    if not isinstance(base, TypeInfo):  # records.as_namedtuple's define: Record.define
         symbol = ctx.api.lookup_fully_qualified_or_none(RECORD_FULLNAME)
         base = symbol.node if symbol is not None else None
     if not isinstance(base, TypeInfo):
