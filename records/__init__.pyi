@@ -8,7 +8,7 @@
 # special-case collections.namedtuple by name).
 from collections import namedtuple as namedtuple
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, Final, TypeVar, overload
+from typing import Any, ClassVar, TypeVar, overload
 
 from typing_extensions import Self, dataclass_transform
 
@@ -61,61 +61,42 @@ def field(*, default_factory: Callable[[], _T], doc: str | None = None) -> _T: .
 @overload
 def field(*, doc: str | None = None) -> Any: ...
 
-# Which Record a type checker sees: one definition for each, chosen by two
-# conditions that checkers evaluate differently.
-#
-# - By default every checker, mypy and zuban included, sees the class below,
-#   marked with PEP 681's dataclass_transform: it gives them the constructor
-#   of every record. The records.mypy plugin takes the mark off for mypy
-#   (records/mypy/__init__.py), which then reads a plain base class, and
-#   builds every record itself.
-# - RECORDS_AS_NAMEDTUPLE, set to true in a checker's configuration
-#   (pyright's defineConstant), presents Record as typing.NamedTuple
-#   (records/_namedtuple_view.pyi): records become tuple types, at the costs
-#   listed on the Typing page. pyright takes a class over an import when both
-#   are reachable, so the class's condition is one pyright decides from the
-#   constant. mypy cannot decide it and reads the class; it reads MYPY as
-#   True, which makes the import unreachable for it (and zuban).
-#
-# Both constants are Final: a checker that does not know them (pyrefly, ty)
-# narrows each to False, where a plain bool would give it both branches.
-# Record is defined here rather than in a module of its own, so that
-# checkers' messages name it records.Record.
-MYPY: Final = False
-RECORDS_AS_NAMEDTUPLE: Final = False
-if not RECORDS_AS_NAMEDTUPLE:
-    @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
-    class Record(tuple[Any, ...]):
-        _fields: ClassVar[tuple[str, ...]]
-        _field_defaults: ClassVar[dict[str, Any]]
-        __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
-        __match_args__: ClassVar[tuple[str, ...]]
-        def __new__(cls, *args: Any, **kwargs: Any) -> Self: ...
-        @classmethod
-        def _make(cls, iterable: Iterable[Any]) -> Self: ...
-        def _replace(self, /, **changes: Any) -> Self: ...
-        def __replace__(self, /, **changes: Any) -> Self: ...
-        def _asdict(self) -> dict[str, Any]: ...
-        def __getnewargs__(self) -> tuple[Any, ...]: ...
-        def __reduce__(self) -> tuple[Any, ...]: ...
-        def __copy__(self) -> Self: ...
-        def __deepcopy__(self, memo: dict[int, Any], /) -> Self: ...
-        # Hooks of other libraries (records._interop): rich's layout, pydantic's schema.
-        def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None: ...
-        @classmethod
-        def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any: ...
-        @classmethod
-        def define(
-            cls,
-            typename: str,
-            fields: Iterable[tuple[str, Any]] | Mapping[str, Any],
-            *,
-            defaults: Mapping[str, Any] | None = None,
-            module: str | None = None,
-        ) -> type[Any]: ...  # its fields are known to mypy's plugin only
-
-if not MYPY and RECORDS_AS_NAMEDTUPLE:
-    from records._namedtuple_view import Record as Record
+# Record is marked with PEP 681's dataclass_transform: every checker, mypy
+# and zuban included, reads the constructor of each record from it. The
+# records.mypy plugin takes the mark off for mypy (records/mypy/__init__.py),
+# which then reads a plain base class, and builds every record itself.
+# records/as_namedtuple.pyi presents the same class as typing.NamedTuple, for
+# the checkers that run no mypy plugin. Record is defined here rather than in
+# a module of its own, so that checkers' messages name it records.Record.
+@dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
+class Record(tuple[Any, ...]):
+    _fields: ClassVar[tuple[str, ...]]
+    _field_defaults: ClassVar[dict[str, Any]]
+    __record_factories__: ClassVar[Mapping[str, Callable[[], Any]]]
+    __match_args__: ClassVar[tuple[str, ...]]
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self: ...
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self: ...
+    def _replace(self, /, **changes: Any) -> Self: ...
+    def __replace__(self, /, **changes: Any) -> Self: ...
+    def _asdict(self) -> dict[str, Any]: ...
+    def __getnewargs__(self) -> tuple[Any, ...]: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: dict[int, Any], /) -> Self: ...
+    # Hooks of other libraries (records._interop): rich's layout, pydantic's schema.
+    def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None: ...
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any: ...
+    @classmethod
+    def define(
+        cls,
+        typename: str,
+        fields: Iterable[tuple[str, Any]] | Mapping[str, Any],
+        *,
+        defaults: Mapping[str, Any] | None = None,
+        module: str | None = None,
+    ) -> type[Any]: ...  # its fields are known to mypy's plugin only
 
 def fields(record_or_class: Any) -> tuple[Field, ...]: ...
 def replace(record: _Tuple, /, **changes: Any) -> _Tuple: ...

@@ -228,6 +228,12 @@ def test_import_records_loads_the_class_path_alone():
     assert loaded <= expected, sorted(loaded - expected)
 
 
+def test_import_as_namedtuple_loads_the_module_alone():
+    """``import records.as_namedtuple`` loads what ``import records`` does, and itself."""
+    _, loaded = _loaded_step_by_step("import records", "import records.as_namedtuple")
+    assert {"records.as_namedtuple"} == loaded
+
+
 def test_what_the_first_class_and_namedtuple_load():
     """
     With the C accelerator, a plain class statement loads CLASS_PATH and

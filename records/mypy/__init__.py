@@ -14,6 +14,7 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import ClassDefContext, Plugin
 from mypy.types import DATACLASS_TRANSFORM_NAMES
 
+from ._as_namedtuple import DEFINE_FULLNAME, read_as_records
 from ._fields import RECORD_FULLNAMES, is_record
 from ._functional import define_hook
 from ._replace import REPLACE_FULLNAMES, replace_hook
@@ -24,11 +25,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from mypy.nodes import MypyFile
     from mypy.plugin import DynamicClassDefContext, FunctionContext, ReportConfigContext
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 def take_dataclass_transform_off(ctx: ClassDefContext) -> None:
@@ -51,6 +53,10 @@ def take_dataclass_transform_off(ctx: ClassDefContext) -> None:
 class RecordsPlugin(Plugin):
     """Hooks for classes whose bases include records.Record."""
 
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Read ``records.as_namedtuple``'s ``Record`` as ``records.Record`` (see its stub)."""
+        return read_as_records(file)
+
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         """Take ``dataclass_transform`` off ``Record``: this plugin builds records."""
         return take_dataclass_transform_off if fullname in DATACLASS_TRANSFORM_NAMES else None
@@ -71,7 +77,9 @@ class RecordsPlugin(Plugin):
     def get_dynamic_class_hook(
         self, fullname: str
     ) -> Callable[[DynamicClassDefContext], None] | None:
-        """Type ``X = Record.define(...)`` (and ``SomeRecord.define``) from its arguments."""
+        """Type ``X = Record.define(...)`` (``SomeRecord.define``, ``as_namedtuple.define``)."""
+        if fullname == DEFINE_FULLNAME:
+            return define_hook
         owner, _, method = fullname.rpartition(".")
         if method != "define":
             return None

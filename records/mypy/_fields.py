@@ -22,8 +22,10 @@ if TYPE_CHECKING:
     from mypy.nodes import JsonDict
     from mypy.types import Type
 
+#: Record as the stub defines it.
+RECORD_FULLNAME = "records.Record"
 #: Where Record is defined: the stub (records) or the source (records._record).
-RECORD_FULLNAMES = frozenset({"records.Record", "records._record.Record"})
+RECORD_FULLNAMES = frozenset({RECORD_FULLNAME, "records._record.Record"})
 #: Where field is defined: the stub (records) or the source (records._fields).
 FIELD_FULLNAMES = frozenset({"records.field", "records._fields.field"})
 #: The plugin's key in ``TypeInfo.metadata``.

@@ -28,7 +28,7 @@ from mypy.plugin import ClassDefContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from . import _errors
-from ._fields import any_type
+from ._fields import RECORD_FULLNAME, any_type
 from ._transform import transform
 
 TYPE_CHECKING = False
@@ -72,11 +72,14 @@ def _field_pairs(fields: Expression) -> list[tuple[str, Expression]] | None:
 
 
 def define_hook(ctx: DynamicClassDefContext) -> None:
-    """Build the class that ``Record.define(...)`` (or ``SomeRecord.define``) returns."""
+    """Build the class ``Record.define(...)`` returns (or ``SomeRecord.define``, or ``define``)."""
     callee = ctx.call.callee
-    if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, RefExpr)):
-        return
-    base = callee.expr.node
+    base = None
+    if isinstance(callee, MemberExpr) and isinstance(callee.expr, RefExpr):
+        base = callee.expr.node  # the record of SomeRecord.define, or a module
+    if not isinstance(base, TypeInfo):  # records.as_namedtuple's define: Record.define
+        symbol = ctx.api.lookup_fully_qualified_or_none(RECORD_FULLNAME)
+        base = symbol.node if symbol is not None else None
     if not isinstance(base, TypeInfo):
         return
     arguments = _arguments(ctx)

@@ -3,9 +3,9 @@ Type checkers get the same view of records from every install.
 
 The stub (``records/*.pyi``) sits beside the code, so a wheel, an editable
 install and a source checkout all show it to type checkers. Here mypy (with
-the plugin) and pyright read the records examples of the checker matrix in
-each of the three, and must report the same errors: the ones recorded for
-them in ``checkers/expected/``.
+the plugin) and pyright read the records examples of the checker matrix, and
+their ``records.as_namedtuple`` twin, in each of the three, and must report
+the same errors: the ones recorded for them in ``checkers/expected/``.
 """
 
 import os
@@ -16,7 +16,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from checkers.matrix import HERE, RECORDS_MODULE, VIEWS, Diagnostic, View, parse, recorded, section
+from checkers.matrix import (
+    AS_NAMEDTUPLE_MODULE,
+    HERE,
+    RECORDS_MODULE,
+    VIEWS,
+    Diagnostic,
+    View,
+    parse,
+    recorded,
+    section,
+    source,
+)
 
 ROOT = Path(__file__).parent.parent.parent
 PACKAGE = ROOT / "records"
@@ -33,12 +44,11 @@ def test_stubs_folder_links_every_stub():
         assert (linked / name).resolve() == (PACKAGE / name).resolve()
 
 
-def test_every_stub_is_imported_by_the_package_stub():
-    """Each stub module is a view of Record that records/__init__.pyi imports."""
-    interface = (PACKAGE / "__init__.pyi").read_text()
+def test_every_stub_is_the_stub_of_a_module():
+    """Each stub sits beside the module it types: the package's and records.as_namedtuple's."""
+    assert ["__init__.pyi", "as_namedtuple.pyi"] == STUBS
     for name in STUBS:
-        if name != "__init__.pyi":
-            assert f"from records.{name.removesuffix('.pyi')} import Record" in interface
+        assert (PACKAGE / name).with_suffix(".py").exists(), name
 
 
 needs_pyright = pytest.mark.skipif(
@@ -65,18 +75,22 @@ def _environment(directory: Path, *install: str) -> Path:
 
 
 def _check(view: View, python: Path, cwd: Path, work: Path) -> list[Diagnostic]:
-    """Run *view*'s checker on the records examples, finding packages with *python*."""
-    module = os.path.relpath(HERE / RECORDS_MODULE, cwd)
+    """Run *view*'s checker on the records examples and their twin, finding packages with *python*."""
     work.mkdir()
+    (work / AS_NAMEDTUPLE_MODULE).write_text(source(AS_NAMEDTUPLE_MODULE))
+    modules = [
+        os.path.relpath(path, cwd) for path in [HERE / RECORDS_MODULE, work / AS_NAMEDTUPLE_MODULE]
+    ]
     if view.checker == "pyright":
         # No configuration: pyright's defaults (its standard mode), with the
         # directory it runs in as the project's root.
-        command = [str(PYRIGHT), "--outputjson", "--pythonpath", str(python), module]
+        command = [str(PYRIGHT), "--outputjson", "--pythonpath", str(python), *modules]
     else:
         config = work / "mypy.ini"
         config.write_text("[mypy]\nplugins = records.mypy\n")
         command = [sys.executable, "-m", "mypy", "--config-file", str(config)]
-        command += ["--cache-dir", str(work / "cache"), "--python-executable", str(python), module]
+        command += ["--cache-dir", str(work / "cache"), "--python-executable", str(python)]
+        command += modules
     env = {**os.environ, "PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"}
     env.pop("MYPYPATH", None)
     result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, env=env)
@@ -129,9 +143,9 @@ def test_the_editable_install_has_no_copy_of_the_stub(installs):
 @needs_pyright
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
 def test_every_install_gives_the_recorded_view(checker, installs, tmp_path):
-    """mypy and pyright read the stub from a wheel, an editable install and the source tree."""
-    view = next(v for v in VIEWS if v.checker == checker and not v.opt_in)
-    expected = recorded(view, RECORDS_MODULE)
+    """mypy and pyright read the stubs from a wheel, an editable install and the source tree."""
+    view = next(v for v in VIEWS if v.checker == checker)
     for name, cwd in [("wheel", tmp_path), ("editable", tmp_path), ("source tree", ROOT)]:
         diagnostics = _check(view, installs[name], cwd, tmp_path / name.replace(" ", "-"))
-        assert expected == section(RECORDS_MODULE, diagnostics), name
+        for module in (RECORDS_MODULE, AS_NAMEDTUPLE_MODULE):
+            assert recorded(view, module) == section(module, diagnostics), (name, module)

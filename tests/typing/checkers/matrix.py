@@ -2,11 +2,16 @@
 The checker matrix: run each type checker over the example modules, and read what it reports.
 
 Used by ``tests/typing/test_checkers.py`` and ``test_installs.py``. The
-example modules are ``records_examples.py`` and its ``typing.NamedTuple``
-twin, made from it (``namedtuple_twin.py``). A view is one checker in one
-configuration: by default, or with the opt-in ``RECORDS_AS_NAMEDTUPLE`` view
-where the checker can define a constant. What a view gets wrong, row by
-row, is the text kept in ``expected/<checker>-<view>.txt``.
+example modules are the three spellings of the same rows:
+``records_examples.py`` (``records.Record``), and two twins made from it,
+with ``Record`` from ``records.as_namedtuple`` (``as_namedtuple_twin.py``)
+and with ``typing.NamedTuple`` (``namedtuple_twin.py``). A view is one
+checker in one configuration (mypy with the records plugin and without it;
+the others as they come). What a view gets wrong, row by row, in each
+module, is the text kept in ``expected/<checker>-<view>.txt``.
+
+``python -m checkers.matrix``, run in ``tests/typing``, prints how many rows
+each view gets right in each spelling, as recorded.
 """
 
 from __future__ import annotations
@@ -21,8 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .namedtuple_twin import MODULE as TWIN_MODULE
-from .namedtuple_twin import twin
+from . import as_namedtuple_twin, namedtuple_twin
 
 HERE = Path(__file__).parent
 
@@ -30,7 +34,20 @@ EXPECTED = HERE / "expected"
 
 RECORDS_MODULE = "records_examples.py"
 
-MODULES = (RECORDS_MODULE, TWIN_MODULE)
+AS_NAMEDTUPLE_MODULE = as_namedtuple_twin.MODULE
+
+NAMEDTUPLE_MODULE = namedtuple_twin.MODULE
+
+#: The three spellings, in the order of the tables: records.Record,
+#: records.as_namedtuple.Record, typing.NamedTuple.
+MODULES = (RECORDS_MODULE, AS_NAMEDTUPLE_MODULE, NAMEDTUPLE_MODULE)
+
+#: Each spelling as the Typing page's tables name it.
+SPELLING = {
+    RECORDS_MODULE: "`records.Record`",
+    AS_NAMEDTUPLE_MODULE: "`records.as_namedtuple.Record`",
+    NAMEDTUPLE_MODULE: "`typing.NamedTuple`",
+}
 
 BIN = Path(sys.executable).parent
 
@@ -39,8 +56,6 @@ MARK = re.compile(r"#\s*E$")
 # Each checker in its default mode, with the Python running the tests.
 # (basedpyright's default mode adds warnings of its own; only errors count.)
 PYRIGHT_CONFIG = {"pythonVersion": f"{sys.version_info.major}.{sys.version_info.minor}"}
-
-OPT_IN = {"defineConstant": {"RECORDS_AS_NAMEDTUPLE": True}}
 
 
 @dataclass
@@ -62,9 +77,6 @@ class View:
     command: list[str]
     parse: str  # "mypy", "pyright", "pyrefly" or "ty": the output format
     version: list[str] = field(default_factory=list)
-    #: The RECORDS_AS_NAMEDTUPLE view, whose documented costs include errors
-    #: on valid code (a subclass adding fields, ClassVar, mixins, __new__).
-    opt_in: bool = False
     label: str = ""  # its column on the Typing page
 
     @property
@@ -76,17 +88,15 @@ class View:
         return EXPECTED / f"{self.id}.txt"
 
 
-def _pyright_view(checker: str, *, opt_in: bool) -> View:
-    config = {**PYRIGHT_CONFIG, **(OPT_IN if opt_in else {})}
+def _pyright_view(checker: str) -> View:
     return View(
         checker,
-        "namedtuple" if opt_in else "default",
-        {"pyrightconfig.json": json.dumps(config)},
+        "default",
+        {"pyrightconfig.json": json.dumps(PYRIGHT_CONFIG)},
         [str(BIN / checker), "--outputjson", "--pythonpath", sys.executable, *MODULES],
         "pyright",
         [str(BIN / checker), "--version"],
-        opt_in=opt_in,
-        label=f"{checker}, opt-in" if opt_in else checker,
+        label=checker,
     )
 
 
@@ -111,11 +121,8 @@ VIEWS = [
         [sys.executable, "-m", "mypy", "--version"],
         label="mypy alone",
     ),
-    _pyright_view("pyright", opt_in=False),
-    _pyright_view("pyright", opt_in=True),
-    _pyright_view("basedpyright", opt_in=False),
-    _pyright_view("basedpyright", opt_in=True),
-    # pyrefly and ty have no setting that defines a constant: no opt-in view.
+    _pyright_view("pyright"),
+    _pyright_view("basedpyright"),
     View(
         "pyrefly",
         "default",
@@ -134,7 +141,7 @@ VIEWS = [
         [str(BIN / "ty"), "--version"],
         label="ty",
     ),
-    # zuban reads the stub as mypy does (MYPY is true for it): mypy's view.
+    # zuban runs no mypy plugin: it reads the stubs as mypy alone does.
     View(
         "zuban",
         "default",
@@ -157,7 +164,11 @@ TY_LINE = re.compile(
 def source(module: str) -> str:
     """The text of example *module*: the records examples, or the twin made from them."""
     records_examples = (HERE / RECORDS_MODULE).read_text()
-    return records_examples if module == RECORDS_MODULE else twin(records_examples)
+    if module == AS_NAMEDTUPLE_MODULE:
+        return as_namedtuple_twin.twin(records_examples)
+    if module == NAMEDTUPLE_MODULE:
+        return namedtuple_twin.twin(records_examples)
+    return records_examples
 
 
 def parse(view: View, stdout: str) -> list[Diagnostic]:
@@ -246,7 +257,7 @@ def section(module: str, diagnostics: list[Diagnostic]) -> str:
 
 
 def report(diagnostics: list[Diagnostic]) -> str:
-    """What a checker gets wrong in both example modules: the text kept in ``expected/``."""
+    """What a checker gets wrong in the example modules: the text kept in ``expected/``."""
     others = sorted({d.module for d in diagnostics} - set(MODULES))
     return "".join(section(module, diagnostics) for module in MODULES) + "".join(
         f"errors in {name}\n" for name in others
@@ -260,9 +271,13 @@ def recorded(view: View, module: str | None = None) -> str:
     )
     if module is None:
         return text
-    start = text.index(f"{module}: ")
-    ends = [text.index(f"{other}: ") for other in MODULES if text.find(f"{other}: ") > start]
-    return text[start : min(ends, default=len(text))]
+    # Each section starts a line with its module's name, which no line of another does.
+    starts = {
+        found[1]: found.start()
+        for found in re.finditer(rf"^({'|'.join(map(re.escape, MODULES))}): ", text, re.MULTILINE)
+    }
+    start = starts[module]
+    return text[start : min((end for end in starts.values() if end > start), default=len(text))]
 
 
 #: The checkers not installed here. The matrix runs all of them or none: the
@@ -292,7 +307,7 @@ TYPING_PAGE = HERE.parent.parent.parent / "docs" / "pages" / "typing.md"
 CELLS = {"right": "✓", "missed": "–", "false": "error"}
 
 
-def _row_results(view: View, module: str) -> dict[str, str]:
+def row_results(view: View, module: str) -> dict[str, str]:
     """Each row of *module* as *view* is recorded: right, missed or false (an error on valid code)."""
     results = {row.name: "right" for row in rows(module)}
     for line in recorded(view, module).splitlines()[1:]:
@@ -309,18 +324,35 @@ def _version(view: View) -> str:
     return f"{view.checker} {match[1]}"
 
 
-def markdown_table() -> str:
-    """The Typing page's table of what each checker understands, from the recorded outputs."""
-    out = ["| | " + " | ".join(view.label for view in VIEWS) + " |"]
-    out.append("|---" * (len(VIEWS) + 1) + "|")
-    results = [_row_results(view, RECORDS_MODULE) for view in VIEWS]
-    for row in rows(RECORDS_MODULE):
-        cells = [CELLS[result[row.name]] for result in results]
-        out.append(f"| {row.doc} | " + " | ".join(cells) + " |")
-    for module, title in [(RECORDS_MODULE, "records"), (MODULES[1], "`typing.NamedTuple`")]:
-        counts = [str(recorded_rows(view.id, module)) for view in VIEWS]
-        out.append(f"| **rows right, {title}** | " + " | ".join(counts) + " |")
+def score_table() -> str:
+    """The rows each view gets right in each spelling, with the checkers' versions."""
+    out = ["| checker | " + " | ".join(SPELLING[module] for module in MODULES) + " |"]
+    out.append("|---" * (len(MODULES) + 1) + "|")
+    total = len(rows(RECORDS_MODULE))
+    for view in VIEWS:
+        counts = [f"{recorded_rows(view.id, module)}/{total}" for module in MODULES]
+        out.append(f"| {view.label} | " + " | ".join(counts) + " |")
     versions = sorted({_version(view) for view in VIEWS})
     out.append("")
     out.append(f"Measured with {', '.join(versions)}.")
     return "\n".join(out) + "\n"
+
+
+def row_table(module: str) -> str:
+    """What each view gets right in *module*, row by row."""
+    out = ["| | " + " | ".join(view.label for view in VIEWS) + " |"]
+    out.append("|---" * (len(VIEWS) + 1) + "|")
+    results = [row_results(view, module) for view in VIEWS]
+    for row in rows(module):
+        cells = [CELLS[result[row.name]] for result in results]
+        out.append(f"| {row.doc} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def markdown_tables() -> list[str]:
+    """The Typing page's tables: the scores, then the rows of each spelling of records."""
+    return [score_table(), row_table(RECORDS_MODULE), row_table(AS_NAMEDTUPLE_MODULE)]
+
+
+if __name__ == "__main__":
+    print(score_table(), end="")

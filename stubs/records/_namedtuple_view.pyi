@@ -1,1 +1,0 @@
-../../records/_namedtuple_view.pyi

@@ -1,0 +1,1 @@
+../../records/as_namedtuple.pyi
