@@ -13,12 +13,12 @@ import os
 import platform
 import sys
 
-from ._accelerator import is_on
+from ._accelerator import free_threaded, is_on
 
 REBUILD_HINT = """\
 records works the same without the accelerator, but creates classes, reads
 fields and runs _replace 2 to 4 times slower. It is compiled when records is installed on
-CPython 3.10 to 3.15 (with the GIL) where a C compiler and the Python headers
+CPython 3.10 to 3.15 (and free-threaded 3.13) where a C compiler and the Python headers
 are present (Debian and Ubuntu: apt-get install gcc python3-dev). To build it:
     python -m pip install --force-reinstall --no-cache-dir \\
         --no-binary records-tuple records-tuple"""
@@ -41,9 +41,32 @@ def report() -> str:
         f"path: {records.ACCELERATOR}",
         f"namedtuple opt-in: {'on' if opt_in else 'off'} ({setting})",
     ]
+    if free_threaded():
+        lines.append(free_threading_line())
     if not records.ACCELERATED and not is_on(os.environ.get("RECORDS_PURE_PYTHON")):
         lines += ["", REBUILD_HINT]
     return "\n".join(lines)
+
+
+def free_threading_line() -> str:
+    """Say, on a free-threaded build, the GIL's state and what records' instances weigh."""
+    import textwrap
+
+    gil = "on" if sys._is_gil_enabled() else "off"  # type: ignore[attr-defined,unused-ignore]
+    if sys.version_info >= (3, 14):
+        layout = (
+            "instances keep a __dict__ slot: this build counts an instance's reference to "
+            "its class per thread, which hides whether a new class has instances"
+        )
+    else:
+        layout = (
+            "instances are tuple-sized, but those of classes made once a second thread "
+            "has run (CPython makes such classes immortal, which hides whether they "
+            "have instances)"
+        )
+    return f"free-threaded: the GIL is {gil} (records leaves it as it was)\n" + textwrap.fill(
+        layout, width=78, initial_indent="  ", subsequent_indent="  "
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -4,8 +4,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import records
 from records import _info
+from records._accelerator import free_threaded
 
 HINT_START = "records works the same without the accelerator"
 
@@ -55,8 +58,12 @@ def test_missing_accelerator_says_why_and_how_to_build_it():
         "path: pure Python (the C accelerator is not available: "
         "import of records._accelerator_c halted; None in sys.modules)" == lines[2]
     )
-    assert _info.REBUILD_HINT.splitlines() == lines[5:]
-    assert lines[5].startswith(HINT_START)
+    # After the opt-in's line (on a free-threaded build, the GIL's lines) and a blank one.
+    hint = len(lines) - len(_info.REBUILD_HINT.splitlines())
+    assert _info.REBUILD_HINT.splitlines() == lines[hint:]
+    assert "" == lines[hint - 1]
+    assert lines[3].startswith("namedtuple opt-in: ")
+    assert lines[4].startswith("free-threaded: ") if free_threaded() else hint == 5
 
 
 def test_opt_in_state():
@@ -70,3 +77,19 @@ def test_help_names_the_command():
     """python -m records -h lists info among the other commands."""
     output = run(["-m", "records", "-h"])
     assert "python -m records info" in output
+
+
+@pytest.mark.parametrize(("enabled", "state"), [(False, "off"), (True, "on")])
+def test_free_threading_line_says_the_gil_and_the_layout(monkeypatch, enabled, state):
+    """On a free-threaded build, info says the GIL's state and what instances weigh there."""
+    monkeypatch.setattr(sys, "_is_gil_enabled", lambda: enabled, raising=False)
+    line = _info.free_threading_line()
+    assert line.startswith(f"free-threaded: the GIL is {state} (records leaves it as it was)\n")
+    layout = "keep a __dict__ slot" if sys.version_info >= (3, 14) else "are tuple-sized"
+    assert layout in " ".join(line.split())
+    assert max(map(len, line.splitlines())) <= 80
+
+
+def test_free_threading_line_only_on_free_threaded_builds():
+    """The line is in the report exactly where the build is free-threaded."""
+    assert free_threaded() == ("free-threaded: the GIL is" in _info.report())

@@ -43,12 +43,16 @@
  *     takes a strong reference as it reads (_PyType_LookupRef,
  *     PyDict_GetItemRef): another thread may replace the entry meanwhile;
  *   - the layout seal's reference count stays the proof that no instance
- *     exists (sealing.h): with the GIL off it holds on 3.13, where classes
- *     made once another thread exists are immortal and are simply not
- *     sealed; 3.14+ counts instances' references to their class per thread,
- *     out of the count's sight, so there the seal is off (SEAL_BY_REFCOUNT).
+ *     exists (sealing.h): on 3.13 with the GIL off no other thread runs
+ *     while the count is read and the class sealed, as none can start
+ *     without stopping the world, which waits for this C code; and a class
+ *     made once another thread has existed is immortal, its count says
+ *     nothing, and it is not sealed. (3.14+ counts an instance's reference
+ *     to its class per thread, out of the count's sight: not supported.)
  *
- * Only CPython 3.10 to 3.15: anything else refuses to import.
+ * Only CPython 3.10 to 3.15, and free-threaded 3.13: anything else refuses
+ * to import (declaring, where free-threaded, that it needs no GIL: a module
+ * that does not turns it on as it loads, even one that then refuses).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -57,7 +61,10 @@
 #include <frameobject.h> /* PyFrame_GetBack and f_globals, on 3.10 */
 #endif
 
-#if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000
+/* Free-threaded builds: 3.13, the one tested (3.14t and 3.15t are not
+ * installable where the tests run; records takes the pure path there). */
+#if PY_VERSION_HEX >= 0x030A0000 && PY_VERSION_HEX < 0x03100000 \
+    && (!defined(Py_GIL_DISABLED) || PY_VERSION_HEX < 0x030E0000)
 #define RECORDS_SUPPORTED 1
 #else
 #define RECORDS_SUPPORTED 0
@@ -445,7 +452,8 @@ static int
 module_exec(PyObject *module)
 {
     PyErr_SetString(PyExc_ImportError,
-                    "records._accelerator_c supports CPython 3.10 to 3.15 with the GIL");
+                    "records._accelerator_c supports CPython 3.10 to 3.15, and free-threaded "
+                    "3.13");
     return -1;
 }
 

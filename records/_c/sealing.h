@@ -8,15 +8,6 @@
  * builder_helpers.h; not compiled on its own.
  */
 
-/* Whether a class's reference count can prove that it has no instance:
- * every instance holds a reference to its class, counted in it, except on
- * free-threaded 3.14+, which counts those of a heap class per thread. */
-#if defined(Py_GIL_DISABLED) && PY_VERSION_HEX >= 0x030E0000
-#define SEAL_BY_REFCOUNT 0
-#else
-#define SEAL_BY_REFCOUNT 1
-#endif
-
 /* The baseline of a Builder whose probe class was immortal. */
 #define NO_BASELINE (-2)
 
@@ -200,9 +191,6 @@ measure_baseline(Builder *self)
 static int
 may_seal_here(Builder *self, PyTypeObject *cls)
 {
-#if !SEAL_BY_REFCOUNT
-    return 0;
-#endif
     if (cls->tp_dict == NULL || is_immortal(cls)) {
         return 0;
     }

@@ -87,7 +87,7 @@ def main() -> None:
     def guarded(worker: int) -> None:
         try:
             work(worker, barrier, checked)
-        except BaseException as error:  # noqa: BLE001 - reported to the test
+        except BaseException as error:  # reported to the test
             errors.append(f"thread {worker}: {error!r}")
             barrier.abort()
 
