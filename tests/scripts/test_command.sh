@@ -9,11 +9,14 @@ cd "$(dirname "$0")/../.."
 runner=.tox/test-command
 cat <<NOTE
 records: the whole test suite, one tox env per CPU core.
-  Runs: CPython 3.10 to 3.15 from PATH (C accelerator and pure Python), PyPy,
+  Runs: CPython 3.10 to 3.15 from PATH (C accelerator and pure Python),
+        free-threaded CPython 3.13t with the GIL off (both paths), PyPy,
         a debug CPython with a reference-leak check, client libraries, type
         checkers, the docs build, lint, a 30-second fuzzing run, and the
         migration of three projects from the package index (their suites
         before and after).
+  Needs: CPython 3.10 to 3.15 on PATH, and free-threaded 3.13 (python3.13t;
+        bash tests/scripts/provide_free_threaded.sh 3.13 builds it, once).
   Installs: tox and tox-uv into $runner (a venv of $(python3 --version 2>&1));
         with uv, each env's test dependencies from the package index into
         .tox/<env> (uv keeps them in its cache, ~/.cache/uv); the source
