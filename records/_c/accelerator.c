@@ -43,10 +43,11 @@
  *     takes a strong reference as it reads (_PyType_LookupRef,
  *     PyDict_GetItemRef): another thread may replace the entry meanwhile;
  *   - the layout seal's reference count stays the proof that no instance
- *     exists (sealing.h): with the GIL off it holds on 3.13, where classes
- *     made once another thread exists are immortal and are simply not
- *     sealed; 3.14+ counts instances' references to their class per thread,
- *     out of the count's sight, so there the seal is off (SEAL_BY_REFCOUNT).
+ *     exists (sealing.h): with the GIL off it holds on 3.13, where a class
+ *     is sealed only by the interpreter's only thread (no other can take it
+ *     meanwhile); 3.14+ counts instances' references to their class per
+ *     thread, out of the count's sight, so there the seal is off
+ *     (SEAL_BY_REFCOUNT).
  *
  * Only CPython 3.10 to 3.15: anything else refuses to import.
  */
