@@ -21,8 +21,8 @@
 #define NO_BASELINE (-2)
 
 /* 1 if cls is immortal (its count says nothing): on free-threaded 3.13,
- * every class made once a second thread has existed, but while a thread
- * is in compile(). */
+ * every class made once a second thread has existed, except while a
+ * thread is in compile(). */
 static inline int
 is_immortal(PyTypeObject *cls)
 {
