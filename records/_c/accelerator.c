@@ -156,6 +156,13 @@ store_once(void **slot, void *value)
 #endif
 }
 
+/* Around reads of a list or dict that another thread may change meanwhile:
+ * its lock on free-threaded builds (3.13+ define these; no-ops with the GIL). */
+#if PY_VERSION_HEX < 0x030D0000
+#define Py_BEGIN_CRITICAL_SECTION(op) {
+#define Py_END_CRITICAL_SECTION() }
+#endif
+
 /* 1 if *slot went from expected to value, 0 if it held something else. */
 static inline int
 swap_uintptr_if(uintptr_t *slot, uintptr_t expected, uintptr_t value)
