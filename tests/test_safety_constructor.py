@@ -194,6 +194,46 @@ class TestNamedTupleFunctions:
         )
         assert "True\n" == output
 
+    def test_make_of_a_list_another_thread_changes(self):
+        """
+        _make reads a list's items under its lock: another thread that
+        empties and refills the list meanwhile (free-threaded builds, the
+        GIL off) leaves it no item to read past its end, nor one it frees.
+        """
+        output = run_child(
+            """
+            import threading, time
+            import records
+            P = records.namedtuple("P", "a b")
+            values = [object(), object()]
+            done = threading.Event()
+
+            def refill():
+                while not done.is_set():
+                    values.clear()
+                    values.extend([object(), object()])
+
+            thread = threading.Thread(target=refill)
+            thread.start()
+            made = 0
+            deadline = time.monotonic() + 3
+            try:
+                for _ in range(10_000_000):
+                    try:
+                        assert 2 == len(P._make(values))
+                        made += 1
+                    except TypeError:  # read while empty
+                        pass
+                    if made % 1000 == 0 and time.monotonic() > deadline:
+                        break
+            finally:
+                done.set()
+                thread.join()
+            print(made > 0)
+            """
+        )
+        assert "True\n" == output
+
     def test_replace_of_a_class_whose_fields_a_comparison_changes(self):
         """
         _replace holds its field names while it looks _make up: a key of the

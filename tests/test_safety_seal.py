@@ -196,6 +196,48 @@ class TestInstanceBeforeTheSeal:
         assert {"sealed" if sealed else "with a dict"} == set(seen)
         assert sum(seen.values()) > 0
 
+    def test_another_thread_inside_compile(self):
+        """A thread held in compile() (its SyntaxWarning's hook) calls the classes being built."""
+        output = run_child(
+            prelude=SAME_LAYOUT,
+            code="""
+            import threading, warnings
+            from records import Record
+            class Base(Record):
+                x: int
+            Base(0)
+            done = threading.Event()
+            made = []
+            def call_them(*args, **kwargs):
+                while not done.is_set():
+                    for cls in Base.__subclasses__():
+                        made.append(raw(cls, (0,)))
+                    del made[:-50]
+            warnings.showwarning = call_them
+            warnings.simplefilter("always", SyntaxWarning)
+            thread = threading.Thread(target=compile, args=("1 is 1", "<test>", "eval"))
+            thread.start()
+            try:
+                for i in range(2000):
+                    class Child(Base):
+                        y: int = 0
+                    made.append(Child(1))
+                    del Child
+            finally:
+                done.set()
+                thread.join()
+            for instance in made:
+                same_layout(instance)
+            print(dict(layouts))
+            """,
+        )
+        # Free-threaded 3.13 makes no class immortal while a thread is in
+        # compile(): only the thread's presence keeps it from sealing them.
+        seen = layouts(output)
+        seen.pop("refused", None)
+        sealed = records.ACCELERATED and not free_threaded()
+        assert {"sealed" if sealed else "with a dict"} == set(seen)
+
     def test_hook_that_hides_itself(self):
         """A base hook that makes an instance, then deletes itself before Record's hook runs."""
         output = run_child(

@@ -43,12 +43,12 @@
  *     takes a strong reference as it reads (_PyType_LookupRef,
  *     PyDict_GetItemRef): another thread may replace the entry meanwhile;
  *   - the layout seal's reference count stays the proof that no instance
- *     exists (sealing.h): on 3.13 with the GIL off no other thread runs
- *     while the count is read and the class sealed, as none can start
- *     without stopping the world, which waits for this C code; and a class
- *     made once another thread has existed is immortal, its count says
- *     nothing, and it is not sealed. (3.14+ counts an instance's reference
- *     to its class per thread, out of the count's sight: not supported.)
+ *     exists (sealing.h): on 3.13 with the GIL off a class is sealed only
+ *     by the interpreter's only thread, and a new thread cannot run before
+ *     the world stops for it, which waits for this C code; a class made once
+ *     another thread has existed is immortal anyway, its count says nothing.
+ *     (3.14+ counts an instance's reference to its class per thread, out of
+ *     the count's sight: not supported.)
  *
  * Only CPython 3.10 to 3.15, and free-threaded 3.13: anything else refuses
  * to import (declaring, where free-threaded, that it needs no GIL: a module
@@ -161,6 +161,13 @@ store_once(void **slot, void *value)
     return 1;
 #endif
 }
+
+/* Around reads of a list or dict that another thread may change meanwhile:
+ * its lock on free-threaded builds (3.13+ define these; no-ops with the GIL). */
+#if PY_VERSION_HEX < 0x030D0000
+#define Py_BEGIN_CRITICAL_SECTION(op) {
+#define Py_END_CRITICAL_SECTION() }
+#endif
 
 /* 1 if *slot went from expected to value, 0 if it held something else. */
 static inline int

@@ -364,10 +364,12 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
         goto done;
     }
     for (Py_ssize_t i = 0; has_default && i < ninherited; i++) {
-        PyObject *default_value = PyDict_GetItemWithError(inherited_defaults,
-                                                          PyTuple_GET_ITEM(inherited, i));
-        if (default_value == NULL ? PyErr_Occurred() != NULL
-                                  : PyList_Append(parts->new_defaults, default_value) < 0) {
+        PyObject *default_value;
+        int found = dict_get_ref(inherited_defaults, PyTuple_GET_ITEM(inherited, i),
+                                 &default_value);
+        int failed = found < 0 || (found && PyList_Append(parts->new_defaults, default_value) < 0);
+        Py_XDECREF(default_value);
+        if (failed) {
             goto done;
         }
     }
@@ -386,8 +388,21 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
     }
     PyObject *namespace = cls->tp_dict; /* a type's dict lives as long as the type */
     Py_ssize_t position = 0, field = 0;
-    PyObject *key, *item;
-    while (PyDict_Next(annotations, &position, &key, &item)) {
+    for (;;) {
+        /* Under the dict's lock: another thread may change it meanwhile. */
+        PyObject *next_name = NULL, *next_annotation = NULL;
+        Py_BEGIN_CRITICAL_SECTION(annotations);
+        PyObject *key, *item;
+        if (PyDict_Next(annotations, &position, &key, &item)) {
+            next_name = Py_NewRef(key);
+            next_annotation = Py_NewRef(item);
+        }
+        Py_END_CRITICAL_SECTION();
+        Py_XSETREF(name, next_name);
+        Py_XSETREF(annotation, next_annotation);
+        if (name == NULL) {
+            break;
+        }
         Py_ssize_t index = ninherited + field;
         /* The Python calls below could change the annotations or the docs:
          * then the Python path words what happens. */
@@ -396,8 +411,6 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             outcome = BUILD_DECLINED;
             goto done;
         }
-        Py_XSETREF(name, Py_NewRef(key));
-        Py_XSETREF(annotation, Py_NewRef(item));
         int classvar = may_be_classvar(annotation);
         if (classvar != 0 || !PyUnicode_CheckExact(name)) {
             outcome = classvar < 0 ? BUILD_FAILED : BUILD_DECLINED;
@@ -416,7 +429,8 @@ collect_fields(Builder *self, Parts *parts, PyTypeObject *cls, PyObject *record_
             goto done;
         }
         Py_XSETREF(doc, Py_NewRef(PyList_GET_ITEM(docs, index)));
-        Py_XSETREF(value, Py_XNewRef(PyDict_GetItemWithError(namespace, name)));
+        Py_CLEAR(value);
+        dict_get_ref(namespace, name, &value);
         if (value == NULL) {
             if (PyErr_Occurred()) {
                 goto done;
@@ -475,8 +489,9 @@ constructor_code(Builder *self, PyObject *names, PyObject *factory_indices, int 
     if (key == NULL) {
         return NULL;
     }
-    /* Taken at once: whatever the lookup ran (a str subclass's __eq__) is over. */
-    PyObject *code = Py_XNewRef(PyDict_GetItemWithError(self->codes, key));
+    /* Held as it is read: another thread's build may evict it meanwhile. */
+    PyObject *code;
+    dict_get_ref(self->codes, key, &code);
     Py_DECREF(key);
     if (code == NULL) {
         if (PyErr_Occurred()) {
@@ -668,7 +683,7 @@ make_new(Builder *self, Parts *parts, PyTypeObject *cls, PyTypeObject *source,
     PyObject *globals = NULL, *cells = NULL, *indices = NULL, *code = NULL, *closure = NULL;
     PyObject *function = NULL, *qualname = NULL, *module = NULL, *types = NULL, *result = NULL;
     /* cls.__module__ of a heap type is its dict's entry */
-    module = Py_XNewRef(PyDict_GetItemWithError(cls->tp_dict, str_module));
+    dict_get_ref(cls->tp_dict, str_module, &module);
     if (module == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetObject(PyExc_AttributeError, str_module);
@@ -822,7 +837,7 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
         outcome = BUILD_DECLINED; /* not a record: Record and its subclasses are heap types */
         goto done;
     }
-    inherited = Py_XNewRef(PyDict_GetItemWithError(source->tp_dict, str_fields));
+    dict_get_ref(source->tp_dict, str_fields, &inherited);
     if (inherited == NULL || !PyTuple_CheckExact(inherited)) {
         outcome = PyErr_Occurred() ? BUILD_FAILED : BUILD_DECLINED;
         goto done;
@@ -833,7 +848,7 @@ compute_parts(Builder *self, Parts *parts, PyTypeObject *cls)
             goto done;
         }
     }
-    annotations = Py_XNewRef(PyDict_GetItemWithError(namespace, str_annotations));
+    dict_get_ref(namespace, str_annotations, &annotations);
     if (annotations == NULL && PyErr_Occurred()) {
         goto done;
     }

@@ -93,16 +93,22 @@ nt_function_make(PyObject *function, PyObject *const *args, size_t nargsf, PyObj
     if (PyTuple_CheckExact(iterable)) {
         return nt_make_from(cls, iterable, count);
     }
-    if (PyList_CheckExact(iterable) && PyList_GET_SIZE(iterable) <= SMALL_RECORD) {
+    if (PyList_CheckExact(iterable)) {
         /* The items as they are now, held before the allocation (which may
-         * collect garbage, and so run finalizers that change the list). */
-        Py_ssize_t size = PyList_GET_SIZE(iterable);
+         * collect garbage, and so run finalizers that change the list), and
+         * read under its lock (another thread may change it). */
         PyObject *items[SMALL_RECORD];
-        for (Py_ssize_t i = 0; i < size; i++) {
+        Py_ssize_t size;
+        Py_BEGIN_CRITICAL_SECTION(iterable);
+        size = PyList_GET_SIZE(iterable);
+        for (Py_ssize_t i = 0; i < size && size <= SMALL_RECORD; i++) {
             items[i] = Py_NewRef(PyList_GET_ITEM(iterable, i));
         }
-        PyObject *record = record_from_items(cls, items, size);
-        return record == NULL ? NULL : nt_checked_length(cls, record, count);
+        Py_END_CRITICAL_SECTION();
+        if (size <= SMALL_RECORD) {
+            PyObject *record = record_from_items(cls, items, size);
+            return record == NULL ? NULL : nt_checked_length(cls, record, count);
+        }
     }
     PyObject *values = PySequence_Tuple(iterable);
     if (values == NULL) {

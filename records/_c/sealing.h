@@ -12,7 +12,8 @@
 #define NO_BASELINE (-2)
 
 /* 1 if cls is immortal (its count says nothing): on free-threaded 3.13,
- * every class made once a second thread has existed. */
+ * every class made once a second thread has existed, except while a
+ * thread is in compile(). */
 static inline int
 is_immortal(PyTypeObject *cls)
 {
@@ -23,6 +24,24 @@ is_immortal(PyTypeObject *cls)
 #else
     (void)cls;
     return 0;
+#endif
+}
+
+/* 1 if the calling thread is the only one of the interpreter, as the Python
+ * twin asks (_thread._count()). Free-threaded 3.13 makes a class immortal
+ * once a second thread exists, except while a thread is in compile(), which
+ * suspends that: another thread could then take a mortal class before its
+ * seal, and make an instance with a __dict__. Only this thread's own state
+ * is read through: the others' may be freed meanwhile. */
+static inline int
+alone_in_interpreter(void)
+{
+#ifdef Py_GIL_DISABLED
+    PyThreadState *current = PyThreadState_Get();
+    return PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(current)) == current
+           && PyThreadState_Next(current) == NULL;
+#else
+    return 1; /* with the GIL, no other thread runs until the seal is done */
 #endif
 }
 
@@ -191,7 +210,7 @@ measure_baseline(Builder *self)
 static int
 may_seal_here(Builder *self, PyTypeObject *cls)
 {
-    if (cls->tp_dict == NULL || is_immortal(cls)) {
+    if (cls->tp_dict == NULL || is_immortal(cls) || !alone_in_interpreter()) {
         return 0;
     }
     if (Py_TYPE(cls) != &PyType_Type) {
