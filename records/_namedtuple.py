@@ -136,18 +136,18 @@ def _compiler_refuses_constant_names() -> bool:
     earlier versions): then so does ``collections.namedtuple``'s ``eval``.
     Only compiled, never run; asked once.
     """
-    global _constant_names_refused
-    if _constant_names_refused is None:
+    if not _constant_names_refused:
         try:
             compile("lambda \uff2e\uff4f\uff4e\uff45: 0", "<string>", "eval")
         except ValueError:
-            _constant_names_refused = True
+            _constant_names_refused.append(True)
         else:
-            _constant_names_refused = False
-    return _constant_names_refused
+            _constant_names_refused.append(False)
+    return _constant_names_refused[0]
 
 
-_constant_names_refused: bool | None = None
+#: The compiler's answer, once asked (``_compiler_refuses_constant_names``).
+_constant_names_refused: list[bool] = []
 
 
 def _parameters(fields: tuple[str, ...]) -> tuple[str, ...]:

@@ -11,22 +11,15 @@ import collections
 import contextlib
 import importlib.util
 import os
-import site
 import subprocess
 import sys
 import typing
-from pathlib import Path
 
 import pytest
+from support.opt_in import pth_installed
 
 import records
 from records._accelerator import is_on
-
-
-def pth_installed() -> bool:
-    directories = [*site.getsitepackages(), site.getusersitepackages()]
-    return any((Path(d) / "records_namedtuple.pth").is_file() for d in directories)
-
 
 installed = pytest.mark.skipif(
     not pth_installed(),
