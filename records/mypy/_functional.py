@@ -28,7 +28,7 @@ from mypy.plugin import ClassDefContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from . import _errors
-from ._fields import RECORD_FULLNAME, any_type
+from ._fields import RECORD_FULLNAME, any_type, is_record
 from ._transform import transform
 
 TYPE_CHECKING = False
@@ -111,7 +111,12 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
             analyzed = AnyType(TypeOfAny.from_error)
         types.append(analyzed)
 
-    info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+    existing = _existing_class(ctx)
+    if existing is not None:
+        info = existing
+        info.defn.defs.body.clear()
+    else:
+        info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
     defn = info.defn
     defn.line = ctx.call.line
     for (name, _), typ in zip(pairs, types):
@@ -124,4 +129,28 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
     transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
-    api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+    if existing is None:
+        api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+
+
+def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
+    """
+    Return the class an earlier pass built for this call, if there is one.
+
+    mypy analyses a module again while any of its parts waits (deferral).
+    A new class on each pass would be a change of the name's symbol, which
+    mypy counts as progress: a module with a part that waits for mypy's
+    final pass (a bare ``Final`` field) would never reach it. The class of
+    the earlier pass is built again in place instead, and its symbol is
+    left as it is.
+    """
+    symbol = ctx.api.lookup_qualified(ctx.name, ctx.call, suppress_errors=True)
+    node = symbol.node if symbol is not None else None
+    if (
+        isinstance(node, TypeInfo)
+        and node.name == ctx.name
+        and node.defn.line == ctx.call.line
+        and is_record(node)
+    ):
+        return node
+    return None
