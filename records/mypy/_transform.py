@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from mypy.nodes import (
     AssignmentStmt,
+    Block,
     CallExpr,
     Decorator,
     DictExpr,
     Expression,
     FuncDef,
+    IfStmt,
     ListExpr,
     NameExpr,
     OverloadedFuncDef,
@@ -58,6 +60,8 @@ from ._members import add_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
@@ -168,12 +172,9 @@ class RecordTransformer:
             defined = _defined_function(stmt)
             if defined in _rules.REFUSED_METHODS:
                 _errors.error_init(api, record, defined, stmt)
-            if not (
-                isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1
-            ):
-                continue
+        for stmt in _annotations(self.ctx.cls.defs):
             lvalue = stmt.lvalues[0]
-            if not isinstance(lvalue, NameExpr):
+            if not isinstance(lvalue, NameExpr) or any(f.name == lvalue.name for f in own):
                 continue
             symbol = self.info.names.get(lvalue.name)
             node = symbol.node if symbol is not None else None
@@ -345,6 +346,26 @@ def _forget_own_tuple_conflict(ctx: ClassDefContext) -> None:
         if not (info.message == TUPLE_CONFLICT and info.line == defn.line)
     ]
     defn.has_incompatible_baseclass = False
+
+
+def _annotations(block: Block) -> Iterator[AssignmentStmt]:
+    """
+    Yield the annotated assignments of a class body, in order, also those under ``if``.
+
+    At run time a field declared under an ``if`` is a field when its branch
+    runs. The branches mypy knows are not taken for its target
+    (``sys.version_info``, ``sys.platform``, ``TYPE_CHECKING``) are left out,
+    as mypy's dataclasses leave them out; a name annotated in two branches
+    mypy cannot decide between is one field, at its first place.
+    """
+    for stmt in block.body:
+        if isinstance(stmt, AssignmentStmt):
+            if stmt.new_syntax and len(stmt.lvalues) == 1:
+                yield stmt
+        elif isinstance(stmt, IfStmt):
+            for branch in [*stmt.body, stmt.else_body]:
+                if branch is not None and not branch.is_unreachable:
+                    yield from _annotations(branch)
 
 
 def _is_direct_base(info: TypeInfo, base: TypeInfo) -> bool:
