@@ -29,7 +29,7 @@ from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from . import _errors
 from ._fields import RECORD_FULLNAME, any_type, is_record
-from ._transform import transform
+from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,6 +96,13 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
     api = ctx.api
     typename = arguments.get("typename")
     record = typename.value if isinstance(typename, StrExpr) else ctx.name
+    # The class exists before its fields' types are read, so that a field
+    # may name it ("Node"), as a class statement's fields may name theirs.
+    info = _existing_class(ctx)
+    if info is None:
+        info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+        info.defn.line = ctx.call.line
+        api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
     types: list[Type] = []
     for name, annotation in pairs:
         try:
@@ -106,19 +113,13 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         analyzed = api.anal_type(unanalyzed)
         if analyzed is None:
             if not api.final_iteration:
-                api.defer()
+                wait(api, info)
                 return
             analyzed = AnyType(TypeOfAny.from_error)
         types.append(analyzed)
 
-    existing = _existing_class(ctx)
-    if existing is not None:
-        info = existing
-        info.defn.defs.body.clear()
-    else:
-        info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+    info.defn.defs.body.clear()
     defn = info.defn
-    defn.line = ctx.call.line
     for (name, _), typ in zip(pairs, types):
         var = Var(name, typ)
         var.info = info
@@ -129,8 +130,6 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
     transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
-    if existing is None:
-        api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
 
 
 def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
@@ -142,7 +141,8 @@ def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
     mypy counts as progress: a module with a part that waits for mypy's
     final pass (a bare ``Final`` field) would never reach it. The class of
     the earlier pass is built again in place instead, and its symbol is
-    left as it is.
+    left as it is. (The class an earlier pass made for the call, not built
+    yet when a field's type waited, is a record all the same.)
     """
     symbol = ctx.api.lookup_qualified(ctx.name, ctx.call, suppress_errors=True)
     node = symbol.node if symbol is not None else None

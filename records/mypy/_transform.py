@@ -134,9 +134,8 @@ class RecordTransformer:
                 _convert_annotations(self.api.modules[self.api.cur_mod_id].defs)
 
     def defer(self) -> None:
-        """Wait for mypy's next pass; the annotations it analyses meanwhile need converting."""
-        _WAITED.add(self.info.fullname)
-        self.api.defer()
+        """Wait for mypy's next pass (see ``wait``)."""
+        wait(self.api, self.info)
 
     def collect(self) -> _Collected | None:
         """Read the bases and the class body; return ``None`` when the class must wait."""
@@ -276,6 +275,17 @@ class RecordTransformer:
 
 #: Records that waited for a later pass, by full name, until they are built.
 _WAITED: set[str] = set()
+
+
+def wait(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+    """
+    Build the record *info* on mypy's next pass.
+
+    The annotations mypy analyses meanwhile name the plain class: they are
+    converted once the record is built (``_convert_annotations``).
+    """
+    _WAITED.add(info.fullname)
+    api.defer()
 
 
 def _convert_annotations(body: list[Statement]) -> None:
