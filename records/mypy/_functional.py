@@ -33,7 +33,7 @@ from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mypy.plugin import DynamicClassDefContext
+    from mypy.plugin import DynamicClassDefContext, SemanticAnalyzerPluginInterface
 
 
 def _arguments(ctx: DynamicClassDefContext) -> dict[str, Expression]:
@@ -103,20 +103,10 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
         info.defn.line = ctx.call.line
         api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
-    types: list[Type] = []
-    for name, annotation in pairs:
-        try:
-            unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
-        except TypeTranslationError:
-            _errors.error_field_type(api, record, name, annotation)
-            unanalyzed = AnyType(TypeOfAny.from_error)
-        analyzed = api.anal_type(unanalyzed)
-        if analyzed is None:
-            if not api.final_iteration:
-                wait(api, info)
-                return
-            analyzed = AnyType(TypeOfAny.from_error)
-        types.append(analyzed)
+    types = _field_types(api, record, pairs)
+    if types is None:
+        wait(api, info)
+        return
 
     info.defn.defs.body.clear()
     defn = info.defn
@@ -130,6 +120,26 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
     transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
+
+
+def _field_types(
+    api: SemanticAnalyzerPluginInterface, record: str, pairs: list[tuple[str, Expression]]
+) -> list[Type] | None:
+    """Return the analysed types of the fields; ``None`` when one must wait for the next pass."""
+    types: list[Type] = []
+    for name, annotation in pairs:
+        try:
+            unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
+        except TypeTranslationError:
+            _errors.error_field_type(api, record, name, annotation)
+            unanalyzed = AnyType(TypeOfAny.from_error)
+        analyzed = api.anal_type(unanalyzed)
+        if analyzed is None:
+            if not api.final_iteration:
+                return None
+            analyzed = AnyType(TypeOfAny.from_error)
+        types.append(analyzed)
+    return types
 
 
 def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:

@@ -309,9 +309,8 @@ def _convert_annotations(body: list[Statement]) -> None:
                 stmt.type = _as_tuple_types(stmt.type)
             for lvalue in stmt.lvalues:
                 node = lvalue.node if isinstance(lvalue, NameExpr) else None
-                if isinstance(node, Var) and node.type is not None:
-                    if _mentions_record(node.type):
-                        node.type = _as_tuple_types(node.type)
+                if isinstance(node, Var) and node.type is not None and _mentions_record(node.type):
+                    node.type = _as_tuple_types(node.type)
         elif isinstance(stmt, ClassDef):
             _convert_annotations(stmt.defs.body)
         else:
