@@ -308,7 +308,7 @@ class Record(tuple):  # type: ignore[type-arg]
             _repr_running.discard(key)
         return f"{self.__class__.__name__}({items})"
 
-    def __rich_repr__(self) -> Iterable[tuple[str, Any]] | None:
+    def __rich_repr__(self) -> Iterable[Any] | None:
         """
         Lay the record out field by field in rich's pretty printer, as rich
         does for ``collections.namedtuple`` (unless the class defines its own
@@ -319,14 +319,14 @@ class Record(tuple):  # type: ignore[type-arg]
         return rich_repr(self, Record.__repr__)
 
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+    def __get_pydantic_core_schema__(cls, source_type: Any, handler: Any) -> Any:
         """
         Give pydantic the schema of a named tuple with these fields, in which
         fields with a ``default_factory`` are optional.
         """
         from ._interop import pydantic_core_schema
 
-        return pydantic_core_schema(cls, source, handler)
+        return pydantic_core_schema(cls, source_type, handler)
 
     @classmethod
     def define(

@@ -28,12 +28,12 @@ from mypy.plugin import ClassDefContext
 from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from . import _errors
-from ._fields import RECORD_FULLNAME, any_type
-from ._transform import transform
+from ._fields import RECORD_FULLNAME, any_type, is_record
+from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mypy.plugin import DynamicClassDefContext
+    from mypy.plugin import DynamicClassDefContext, SemanticAnalyzerPluginInterface
 
 
 def _arguments(ctx: DynamicClassDefContext) -> dict[str, Expression]:
@@ -96,24 +96,20 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
     api = ctx.api
     typename = arguments.get("typename")
     record = typename.value if isinstance(typename, StrExpr) else ctx.name
-    types: list[Type] = []
-    for name, annotation in pairs:
-        try:
-            unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
-        except TypeTranslationError:
-            _errors.error_field_type(api, record, name, annotation)
-            unanalyzed = AnyType(TypeOfAny.from_error)
-        analyzed = api.anal_type(unanalyzed)
-        if analyzed is None:
-            if not api.final_iteration:
-                api.defer()
-                return
-            analyzed = AnyType(TypeOfAny.from_error)
-        types.append(analyzed)
+    # The class exists before its fields' types are read, so that a field
+    # may name it ("Node"), as a class statement's fields may name theirs.
+    info = _existing_class(ctx)
+    if info is None:
+        info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+        info.defn.line = ctx.call.line
+        api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+    types = _field_types(api, record, pairs)
+    if types is None:
+        wait(api, info)
+        return
 
-    info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
+    info.defn.defs.body.clear()
     defn = info.defn
-    defn.line = ctx.call.line
     for (name, _), typ in zip(pairs, types):
         var = Var(name, typ)
         var.info = info
@@ -124,4 +120,47 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
     transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
-    api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+
+
+def _field_types(
+    api: SemanticAnalyzerPluginInterface, record: str, pairs: list[tuple[str, Expression]]
+) -> list[Type] | None:
+    """Return the analysed types of the fields; ``None`` when one must wait for the next pass."""
+    types: list[Type] = []
+    for name, annotation in pairs:
+        try:
+            unanalyzed = expr_to_unanalyzed_type(annotation, api.options, api.is_stub_file)
+        except TypeTranslationError:
+            _errors.error_field_type(api, record, name, annotation)
+            unanalyzed = AnyType(TypeOfAny.from_error)
+        analyzed = api.anal_type(unanalyzed)
+        if analyzed is None:
+            if not api.final_iteration:
+                return None
+            analyzed = AnyType(TypeOfAny.from_error)
+        types.append(analyzed)
+    return types
+
+
+def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
+    """
+    Return the class an earlier pass built for this call, if there is one.
+
+    mypy analyses a module again while any of its parts waits (deferral).
+    A new class on each pass would be a change of the name's symbol, which
+    mypy counts as progress: a module with a part that waits for mypy's
+    final pass (a bare ``Final`` field) would never reach it. The class of
+    the earlier pass is built again in place instead, and its symbol is
+    left as it is. (The class an earlier pass made for the call, not built
+    yet when a field's type waited, is a record all the same.)
+    """
+    symbol = ctx.api.lookup_qualified(ctx.name, ctx.call, suppress_errors=True)
+    node = symbol.node if symbol is not None else None
+    if (
+        isinstance(node, TypeInfo)
+        and node.name == ctx.name
+        and node.defn.line == ctx.call.line
+        and is_record(node)
+    ):
+        return node
+    return None

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from mypy.nodes import (
     AssignmentStmt,
+    Block,
     CallExpr,
+    ClassDef,
     Decorator,
     DictExpr,
     Expression,
+    ForStmt,
     FuncDef,
+    IfStmt,
     ListExpr,
     NameExpr,
     OverloadedFuncDef,
@@ -24,8 +28,11 @@ from mypy.nodes import (
     SetExpr,
     Statement,
     TempNode,
+    TryStmt,
     TypeInfo,
     Var,
+    WhileStmt,
+    WithStmt,
 )
 from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
 from mypy.types import (
@@ -58,6 +65,8 @@ from ._members import add_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 
 MUTABLE_CALLS = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set"}
@@ -120,6 +129,13 @@ class RecordTransformer:
         collected = self.collect()
         if collected is not None:
             self.apply(collected)
+            if self.info.fullname in _WAITED:
+                _WAITED.discard(self.info.fullname)
+                _convert_annotations(self.api.modules[self.api.cur_mod_id].defs)
+
+    def defer(self) -> None:
+        """Wait for mypy's next pass (see ``wait``)."""
+        wait(self.api, self.info)
 
     def collect(self) -> _Collected | None:
         """Read the bases and the class body; return ``None`` when the class must wait."""
@@ -142,7 +158,7 @@ class RecordTransformer:
                 continue
             if not is_built(base):
                 if not self.api.final_iteration:
-                    self.api.defer()
+                    self.defer()
                 return None
             if stored_names(base):
                 if source is None:
@@ -168,12 +184,9 @@ class RecordTransformer:
             defined = _defined_function(stmt)
             if defined in _rules.REFUSED_METHODS:
                 _errors.error_init(api, record, defined, stmt)
-            if not (
-                isinstance(stmt, AssignmentStmt) and stmt.new_syntax and len(stmt.lvalues) == 1
-            ):
-                continue
+        for stmt in _annotations(self.ctx.cls.defs):
             lvalue = stmt.lvalues[0]
-            if not isinstance(lvalue, NameExpr):
+            if not isinstance(lvalue, NameExpr) or any(f.name == lvalue.name for f in own):
                 continue
             symbol = self.info.names.get(lvalue.name)
             node = symbol.node if symbol is not None else None
@@ -182,7 +195,7 @@ class RecordTransformer:
             name = lvalue.name
             if node.type is None:
                 if not api.final_iteration:
-                    api.defer()
+                    self.defer()
                     return None
                 node.type = any_type()
             if name.startswith("_"):
@@ -258,6 +271,65 @@ class RecordTransformer:
                     arg_types=[_as_tuple_types(typ) for typ in signature.arg_types],
                     ret_type=_as_tuple_types(signature.ret_type),
                 )
+
+
+#: Records that waited for a later pass, by full name, until they are built.
+_WAITED: set[str] = set()
+
+
+def wait(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+    """
+    Build the record *info* on mypy's next pass.
+
+    The annotations mypy analyses meanwhile name the plain class: they are
+    converted once the record is built (``_convert_annotations``).
+    """
+    _WAITED.add(info.fullname)
+    api.defer()
+
+
+def _convert_annotations(body: list[Statement]) -> None:
+    """
+    Point the module's annotations analysed so far at the records' tuple types.
+
+    A record that waits for a later pass (a field names something bound
+    further down the module) is a plain class to what mypy analyses
+    meanwhile: the annotations of the variables and class attributes below
+    it, which mypy does not analyse again, would name the plain class where
+    everything analysed later names the tuple type (function signatures,
+    which mypy analyses again, and function bodies, analysed last). mypy
+    keeps a named tuple that waits out of every annotation until it is
+    built; a record class exists before its fields do, so the annotations
+    are converted once it is built. Function bodies are not read: mypy
+    analyses them after the module's top level.
+    """
+    for stmt in body:
+        if isinstance(stmt, AssignmentStmt):
+            if stmt.type is not None and _mentions_record(stmt.type):
+                stmt.type = _as_tuple_types(stmt.type)
+            for lvalue in stmt.lvalues:
+                node = lvalue.node if isinstance(lvalue, NameExpr) else None
+                if isinstance(node, Var) and node.type is not None and _mentions_record(node.type):
+                    node.type = _as_tuple_types(node.type)
+        elif isinstance(stmt, ClassDef):
+            _convert_annotations(stmt.defs.body)
+        else:
+            for block in _blocks(stmt):
+                _convert_annotations(block.body)
+
+
+def _blocks(stmt: Statement) -> list[Block]:
+    """Return the blocks of a compound statement of the top level (if, try, with, for, while)."""
+    blocks: list[Block | None] = []
+    if isinstance(stmt, IfStmt):
+        blocks = [*stmt.body, stmt.else_body]
+    elif isinstance(stmt, TryStmt):
+        blocks = [stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body]
+    elif isinstance(stmt, (WithStmt, ForStmt, WhileStmt)):
+        blocks = [stmt.body]
+        if not isinstance(stmt, WithStmt):
+            blocks.append(stmt.else_body)
+    return [block for block in blocks if block is not None and not block.is_unreachable]
 
 
 def _as_tuple_types(typ: Type) -> Type:
@@ -345,6 +417,26 @@ def _forget_own_tuple_conflict(ctx: ClassDefContext) -> None:
         if not (info.message == TUPLE_CONFLICT and info.line == defn.line)
     ]
     defn.has_incompatible_baseclass = False
+
+
+def _annotations(block: Block) -> Iterator[AssignmentStmt]:
+    """
+    Yield the annotated assignments of a class body, in order, also those under ``if``.
+
+    At run time a field declared under an ``if`` is a field when its branch
+    runs. The branches mypy knows are not taken for its target
+    (``sys.version_info``, ``sys.platform``, ``TYPE_CHECKING``) are left out,
+    as mypy's dataclasses leave them out; a name annotated in two branches
+    mypy cannot decide between is one field, at its first place.
+    """
+    for stmt in block.body:
+        if isinstance(stmt, AssignmentStmt):
+            if stmt.new_syntax and len(stmt.lvalues) == 1:
+                yield stmt
+        elif isinstance(stmt, IfStmt):
+            for branch in [*stmt.body, stmt.else_body]:
+                if branch is not None and not branch.is_unreachable:
+                    yield from _annotations(branch)
 
 
 def _is_direct_base(info: TypeInfo, base: TypeInfo) -> bool:
