@@ -319,7 +319,7 @@ class _Migration:
         if source is not None:
             try:
                 new_source, outcome = transform.rewrite(source, found, decisions)
-            except Exception as error:  # libcst's, say: as in the first pass
+            except Exception as error:  # libcst's, or the check's: as in the first pass
                 self._fail(path, error)
                 return
         report = [(line, text) for line, text in outcome.changed]

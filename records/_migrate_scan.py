@@ -176,6 +176,11 @@ class _Scanner(ClassReader):
         first: tuple[int, ast.expr] | None = None
         for index, argument in enumerate(node.bases):
             base = argument.value if isinstance(argument, ast.Starred) else argument
+            if isinstance(base, ast.Call):
+                # A class the call makes (NamedTuple("X", [...]), say): not
+                # the function it calls. The call is read as any other.
+                facts.bases.append(([], ""))
+                continue
             facts.bases.append((self.full_names(base), last_name(base) or ""))
             if self.is_named_tuple(base):
                 facts.named_tuple = True
@@ -233,11 +238,27 @@ class _Scanner(ClassReader):
             self._call_target(node, statement, depth)
         elif self.is_named_tuple(func):
             self.seen.add(func)
+            shown = f"{self.shown(func)}({self._first_argument(node)}, ...)"
+            owner = self.parents.get(node)
+            if isinstance(owner, ast.ClassDef) and node in owner.bases:
+                # Record.define(...) would be the record of the same fields,
+                # but mypy reads no class on it (a dynamic base class), and
+                # records runs a subclass's __new__ otherwise on copies.
+                self.result.left.append(
+                    (
+                        owner.lineno,
+                        f"class {owner.name}({shown}): its base is the functional form, which "
+                        "records has no base for that mypy reads as a tuple (Record.define(...) "
+                        "is a dynamic base class there): declare the fields in the body of a "
+                        "Record by hand",
+                    )
+                )
+                return
             self.result.left.append(
                 (
                     node.lineno,
-                    f"{self.shown(func)}({self._first_argument(node)}, ...): the functional "
-                    "form; its records spelling is Record.define(name, fields), by hand",
+                    f"{shown}: the functional form; its records spelling is "
+                    "Record.define(name, fields), by hand",
                 )
             )
         elif self.looks_like(func, "namedtuple"):

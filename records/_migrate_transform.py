@@ -14,7 +14,9 @@ The rewrite behind ``python -m records migrate``, in three steps.
    ``collections.namedtuple(...)`` becomes ``records.namedtuple(...)``;
    ``records`` is imported and the imports left unused are removed, unless
    another module imports them from this one. libcst writes it, and keeps
-   every other byte of the source: formatting, comments and strings.
+   every other byte of the source: formatting, comments and strings. Each
+   class rewritten must hold what it held, read again from the source
+   before and after (``records/_migrate_check.py``), or nothing is written.
 
 Needs libcst (the ``migrate`` extra); ``records/_migrate.py`` imports this
 module only when the command runs.
@@ -29,7 +31,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from . import _rules
+from . import _migrate_check, _rules
 
 #: An import the rewrite asks to drop once unused: module, name, alias.
 Drop = tuple[str, "str | None", "str | None"]
@@ -194,6 +196,8 @@ def rewrite(source: bytes, found: ModuleScan, decisions: Decisions) -> tuple[byt
     Rewrite the module *found*, of *source*, by the *decisions* on it;
     return its new source (*source* itself when nothing changed) and what
     changed and was left. Only a module that changes is parsed by libcst.
+    Raises ``ChangedFieldsError`` where a class rewritten would hold other
+    fields, in another order or with other defaults.
     """
     outcome = Outcome()
     changes: list[tuple[Target, str]] = []
@@ -211,7 +215,9 @@ def rewrite(source: bytes, found: ModuleScan, decisions: Decisions) -> tuple[byt
             changes.append((target, target.spelling))
     if not changes:
         return source, outcome
-    return _Writer(source, found, decisions).write(changes), outcome
+    new_source = _Writer(source, found, decisions).write(changes)
+    _migrate_check.check(source, new_source)
+    return new_source, outcome
 
 
 # -- step 2: decide -------------------------------------------------------------
