@@ -24,7 +24,7 @@ records: the whole test suite, one tox env per CPU core.
         root on Debian and missing, the packages pypy3, pypy3-venv,
         pypy3-lib-testsuite, python3.11-dbg, python3.11-dev and
         python3.11-venv (apt-get).
-  Takes: about 12 minutes on 2 cores, 14 the first time, while the
+  Takes: about 14 minutes on 2 cores, 16 the first time, while the
         dependencies download. tox prints a line as each env ends.
 NOTE
 if [ ! -x "$runner/bin/tox" ] || [ ! -x "$runner/bin/uv" ]; then
