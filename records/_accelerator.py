@@ -18,7 +18,6 @@ the C class builder in ``builder``, where ``_namedtuple`` finds it.
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False
@@ -53,7 +52,27 @@ def free_threaded() -> bool:
     return sys.implementation.name == "cpython" and object.__basicsize__ > 2 * tuple.__itemsize__
 
 
-_asked = os.environ.get("RECORDS_PURE_PYTHON")
+def environment_value(name: str) -> str | None:
+    """
+    ``os.environ.get(name)``, without importing ``os`` where nothing has yet
+    (``python -S``): until ``os`` is imported, nobody can have changed
+    ``os.environ``, which is the process's environment as ``posix`` holds it.
+    """
+    loaded = sys.modules.get("os")
+    if loaded is not None:
+        return loaded.environ.get(name)  # type: ignore[no-any-return]
+    if sys.platform == "win32":
+        import os
+
+        return os.environ.get(name)
+    import posix
+
+    encoding = sys.getfilesystemencoding()
+    value = posix.environ.get(name.encode(encoding, "surrogateescape"))
+    return None if value is None else value.decode(encoding, "surrogateescape")
+
+
+_asked = environment_value("RECORDS_PURE_PYTHON")
 if is_on(_asked):
     c = None
     STATUS = "pure Python (RECORDS_PURE_PYTHON is set)"

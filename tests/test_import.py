@@ -1,7 +1,9 @@
 """`import records` stays cheap."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from support.child import run_child
 from support.platform_marks import cpython_only
@@ -31,6 +33,39 @@ def test_import_does_not_load_expensive_modules():
     loaded = set(subprocess.check_output([sys.executable, "-c", code], text=True).split())
     assert "records" in loaded
     assert set() == loaded & EXPENSIVE
+
+
+def _without_site(code: str, **environment: str) -> str:
+    """What *code* prints in ``python -S``, where nothing has imported ``os``."""
+    package_parent = str(Path(records.__file__).parents[1])
+    code = f"import sys; sys.path.insert(0, {package_parent!r})\n" + code
+    env = {k: v for k, v in os.environ.items() if k != "RECORDS_PURE_PYTHON"}
+    env.update(environment)
+    return subprocess.check_output([sys.executable, "-S", "-c", code], text=True, env=env)
+
+
+def test_import_and_first_record_leave_os_unimported():
+    """Where site has not imported os, records does not either: it reads its switch without it."""
+    code = (
+        "import records\n"
+        "class P(records.Record):\n    x: int\n"
+        "print('os' in sys.modules, records._accelerator.STATUS)"
+    )
+    imported, status = _without_site(code).strip().split(" ", 1)
+    assert imported == "False"
+    assert "RECORDS_PURE_PYTHON" not in status
+    imported, status = _without_site(code, RECORDS_PURE_PYTHON="1").strip().split(" ", 1)
+    assert imported == "False"
+    assert status == "pure Python (RECORDS_PURE_PYTHON is set)"
+
+
+def test_switch_set_in_os_environ_before_the_import_is_read():
+    """A change to os.environ before the import counts, as os.environ.get would see it."""
+    code = (
+        "import os; os.environ['RECORDS_PURE_PYTHON'] = ' On '\n"
+        "import records; print(records._accelerator.STATUS)"
+    )
+    assert _without_site(code).strip() == "pure Python (RECORDS_PURE_PYTHON is set)"
 
 
 def test_first_record_loads_only_the_c_half_of_ctypes():
