@@ -371,6 +371,35 @@ record_from_items(PyTypeObject *cls, PyObject **items, Py_ssize_t size)
     return record;
 }
 
+/* A new record of cls from a call of positional arguments only, the last
+ * fields from defaults, for a class without factories (the common call):
+ * no argument array, the items written straight into the record. NULL, and
+ * no error, where the call is not of that kind (too many or too few
+ * arguments: the Python function words the error). */
+static PyObject *
+record_from_positional(PyTypeObject *cls, Py_ssize_t size, PyObject *defaults,
+                       PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t ndefaults = defaults == NULL ? 0 : PyTuple_GET_SIZE(defaults);
+    Py_ssize_t first_default = size - ndefaults;
+    if (nargs > size || nargs < first_default || first_default < 0) {
+        return NULL;
+    }
+    PyObject *record = cls->tp_alloc(cls, size);
+    if (record == NULL) {
+        return NULL;
+    }
+    reset_hash_cache(record);
+    PyObject **slots = ((PyTupleObject *)record)->ob_item;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        slots[i] = Py_NewRef(args[i]);
+    }
+    for (Py_ssize_t i = nargs; i < size; i++) {
+        slots[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, i - first_default));
+    }
+    return record;
+}
+
 enum { BIND_DONE = 0, BIND_FAILED = -1, BIND_PYTHON = 1 };
 
 /* Bind a call's arguments to values[0:size] (new references), with defaults
@@ -461,6 +490,14 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     PyObject *defaults = Py_XNewRef(PyFunction_GET_DEFAULTS(data->function));
     Py_ssize_t size = data->size;
+    if (data->factories == NULL && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+        PyObject *record = record_from_positional(cls, size, defaults, args, nargs);
+        if (record != NULL || PyErr_Occurred()) {
+            Py_XDECREF(defaults);
+            Py_DECREF(found);
+            return record;
+        }
+    }
     PyObject *small[SMALL_RECORD];
     PyObject **values = size <= SMALL_RECORD ? small : PyMem_New(PyObject *, size);
     PyObject *record = NULL;
