@@ -248,20 +248,53 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return record;
 }
 
+static PyObject *record_reduce(PyObject *self, PyObject *unused);
+
+/* 1 if descriptor is the C __reduce__ of a Record class (record_reduce). */
+static inline int
+is_record_reduce(PyObject *descriptor)
+{
+    return descriptor != NULL && Py_IS_TYPE(descriptor, &PyMethodDescr_Type)
+           && ((PyMethodDescrObject *)descriptor)->d_method->ml_meth == record_reduce;
+}
+
+/* The Record class whose methods type inherits (borrowed): the owner of the
+ * C __reduce__ that type finds, or, where type has a __reduce__ of its own,
+ * the first class of its MRO that holds the C one. NULL if none does. No
+ * Python code runs here. */
+static PyTypeObject *
+record_base_of(PyTypeObject *type)
+{
+    PyObject *found = _PyType_Lookup(type, str_reduce); /* identity only */
+    if (is_record_reduce(found)) {
+        return PyDescr_TYPE(found);
+    }
+    PyObject *mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        PyObject *own = base->tp_dict == NULL ? NULL : PyDict_GetItemWithError(base->tp_dict, str_reduce);
+        if (is_record_reduce(own)) {
+            return base;
+        }
+    }
+    PyErr_Clear();
+    return NULL;
+}
+
 /* 1 if records of type are pickled and copied as Record's methods make
- * them (record_base: the Record class, which defines these methods): no
- * __reduce__, __reduce_ex__ or __getnewargs__ of its own in the class or its
- * bases, and, for an instance with a __dict__ (an enum member, a record
- * whose layout could not be sealed), nothing in it. */
+ * them: no __reduce__, __reduce_ex__ or __getnewargs__ of its own in the
+ * class or its bases (its __reduce__ is Record's C one, its __getnewargs__
+ * that Record class's), and, for an instance with a __dict__ (an enum
+ * member, a record whose layout could not be sealed), nothing in it. */
 static int
-reduced_as_usual(PyObject *self, PyTypeObject *record_base)
+reduced_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    PyObject *names[] = {str_reduce, str_getnewargs};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (_PyType_Lookup(type, names[i]) != _PyType_Lookup(record_base, names[i])) {
-            return 0;
-        }
+    PyObject *reduce = _PyType_Lookup(type, str_reduce); /* identity only */
+    if (!is_record_reduce(reduce)
+        || _PyType_Lookup(type, str_getnewargs)
+               != _PyType_Lookup(PyDescr_TYPE(reduce), str_getnewargs)) {
+        return 0;
     }
     if (_PyType_Lookup(type, str_reduce_ex) != _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex)) {
         return 0;
@@ -350,9 +383,9 @@ copy_by_reduce(PyObject *self, PyObject *memo)
 /* reduced_as_usual, and no reducer for the class in copyreg.dispatch_table,
  * which copy uses first for a class without __copy__ (-1 on error). */
 static int
-copied_as_usual(PyObject *self, PyTypeObject *record_base)
+copied_as_usual(PyObject *self)
 {
-    if (!reduced_as_usual(self, record_base)) {
+    if (!reduced_as_usual(self)) {
         return 0;
     }
     int registered = has_copyreg_reducer(Py_TYPE(self));
@@ -360,14 +393,9 @@ copied_as_usual(PyObject *self, PyTypeObject *record_base)
 }
 
 static PyObject *
-record_copy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
-            Py_ssize_t nargs, PyObject *kwnames)
+record_copy(PyObject *self, PyObject *unused)
 {
-    if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
-        PyErr_SetString(PyExc_TypeError, "__copy__() takes no arguments");
-        return NULL;
-    }
-    int usual = copied_as_usual(self, defining_class);
+    int usual = copied_as_usual(self);
     if (usual <= 0) {
         return usual < 0 ? NULL : copy_by_reduce(self, Py_None);
     }
@@ -387,15 +415,9 @@ is_atomic(PyObject *item)
 static PyObject *deepcopy_items(PyObject *self, PyObject *memo);
 
 static PyObject *
-record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
-                Py_ssize_t nargs, PyObject *kwnames)
+record_deepcopy(PyObject *self, PyObject *memo)
 {
-    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
-        PyErr_SetString(PyExc_TypeError, "__deepcopy__() takes one argument, memo");
-        return NULL;
-    }
-    PyObject *memo = args[0];
-    int usual = copied_as_usual(self, defining_class);
+    int usual = copied_as_usual(self);
     if (usual <= 0) {
         return usual < 0 ? NULL : copy_by_reduce(self, memo);
     }
@@ -407,17 +429,21 @@ record_deepcopy(PyObject *self, PyTypeObject *defining_class, PyObject *const *a
 static PyObject *
 deepcopy_items(PyObject *self, PyObject *memo)
 {
-    PyObject *copy = PyImport_ImportModule("copy");
-    PyObject *deepcopy = copy == NULL ? NULL : PyObject_GetAttrString(copy, "deepcopy");
-    Py_XDECREF(copy);
-    if (deepcopy == NULL) {
-        return NULL;
-    }
+    PyObject *deepcopy = NULL; /* copy.deepcopy, at the first item that is not atomic */
     Py_ssize_t size = PyTuple_GET_SIZE(self);
     PyObject *items = PyTuple_New(size);
     PyObject *key = NULL, *result = NULL;
     for (Py_ssize_t i = 0; items != NULL && i < size; i++) {
         PyObject *item = PyTuple_GET_ITEM(self, i);
+        if (!is_atomic(item) && deepcopy == NULL) {
+            PyObject *copy = PyImport_ImportModule("copy");
+            deepcopy = copy == NULL ? NULL : PyObject_GetAttrString(copy, "deepcopy");
+            Py_XDECREF(copy);
+            if (deepcopy == NULL) {
+                Py_CLEAR(items);
+                break;
+            }
+        }
         item = is_atomic(item) ? Py_NewRef(item)
                                : PyObject_CallFunctionObjArgs(deepcopy, item, memo, NULL);
         if (item == NULL) {
@@ -450,7 +476,7 @@ deepcopy_items(PyObject *self, PyObject *memo)
     }
     Py_XDECREF(key);
     Py_XDECREF(items);
-    Py_DECREF(deepcopy);
+    Py_XDECREF(deepcopy);
     return result;
 }
 
@@ -460,16 +486,13 @@ deepcopy_items(PyObject *self, PyObject *memo)
  * does the same faster: (cls, args) then. The instance's attributes, if it
  * has any, are the third item, as object.__reduce_ex__ gives them. */
 static PyObject *
-record_reduce(PyObject *self, PyTypeObject *defining_class, PyObject *const *args,
-              Py_ssize_t nargs, PyObject *kwnames)
+record_reduce(PyObject *self, PyObject *unused)
 {
-    if (nargs != 0 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
-        PyErr_SetString(PyExc_TypeError, "__reduce__() takes no arguments");
-        return NULL;
-    }
     PyTypeObject *type = Py_TYPE(self);
+    PyTypeObject *record_base = record_base_of(type);
     PyObject *values;
-    if (_PyType_Lookup(type, str_getnewargs) == _PyType_Lookup(defining_class, str_getnewargs)) {
+    if (record_base != NULL
+        && _PyType_Lookup(type, str_getnewargs) == _PyType_Lookup(record_base, str_getnewargs)) {
         values = PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
     }
     else {
@@ -522,16 +545,13 @@ static PyMethodDef record_method_defs[] = {
     {"__repr__", record_repr, METH_NOARGS,
      "__repr__($self, /)\n--\n\n"
      "Return ``Point(x=1, y=2)``: the class name and each field's repr."},
-    {"__copy__", (PyCFunction)(void (*)(void))record_copy,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__copy__", record_copy, METH_NOARGS,
      "__copy__($self, /)\n--\n\nReturn a new record of the same class with the same items."},
-    {"__deepcopy__", (PyCFunction)(void (*)(void))record_deepcopy,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__deepcopy__", record_deepcopy, METH_O,
      "__deepcopy__($self, memo, /)\n--\n\nReturn a new record of deep copies of the items."},
     {"__sizeof__", record_sizeof, METH_NOARGS,
      "__sizeof__($self, /)\n--\n\nSize of the record in memory, in bytes."},
-    {"__reduce__", (PyCFunction)(void (*)(void))record_reduce,
-     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__reduce__", record_reduce, METH_NOARGS,
      "__reduce__($self, /)\n--\n\nPickle as made again by the class's __new__."},
     {"_make", (PyCFunction)(void (*)(void))record_make, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
      "_make($type, iterable)\n--\n\n"
