@@ -221,6 +221,36 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
     return record;
 }
 
+/* The tp_dealloc of the classes records lays out (given with record_alloc):
+ * what CPython's default for a class (subtype_dealloc) and tuple's own do
+ * for an instance with neither a __dict__ nor weak references nor slots,
+ * without the steps that have nothing to do there. A __del__, assigned
+ * later too, runs first as it would there. Also called as the base's
+ * dealloc of a subclass that CPython's default deallocates, which has run
+ * the finalizer; then as there, it releases the class too (a heap type). */
+static void
+record_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    if (type->tp_finalize != NULL && type->tp_dealloc == record_dealloc) {
+        PyObject_GC_Track(self);
+        if (PyObject_CallFinalizerFromDealloc(self) < 0) {
+            return; /* resurrected */
+        }
+        PyObject_GC_UnTrack(self);
+        type = Py_TYPE(self);
+    }
+    Py_TRASHCAN_BEGIN(self, record_dealloc)
+    Py_ssize_t i = Py_SIZE(self);
+    while (--i >= 0) {
+        Py_XDECREF(((PyTupleObject *)self)->ob_item[i]);
+    }
+    type->tp_free(self);
+    Py_DECREF(type);
+    Py_TRASHCAN_END
+}
+
 /* 1 if cls is a new record class (a heap subclass of record, a tuple
  * subclass of pointer items) that record_alloc may serve. */
 static int
@@ -248,6 +278,9 @@ prepare_allocation(PyTypeObject *cls, PyTypeObject *record)
     }
     if (cls->tp_alloc != record_alloc) {
         cls->tp_alloc = record_alloc;
+        if (cls->tp_weaklistoffset == 0 && Py_SIZE(cls) == 0) { /* no weak references, no slots */
+            cls->tp_dealloc = record_dealloc;
+        }
         cls->tp_free = is_empty_class(cls) ? record_free_building_empty : record_free_building;
         /* One item more than its base: the class is its own "solid base",
          * so CPython lets no class list it in its MRO (a metaclass's mro())
