@@ -13,6 +13,20 @@
 static PyObject *
 fields_of(PyObject *self)
 {
+    PyTypeObject *type = Py_TYPE(self);
+    /* Without an instance dict or an attribute hook of its own, self._fields
+     * is what the class has, when that is a tuple (not a descriptor). */
+    if (type->tp_getattro == PyObject_GenericGetAttr && type->tp_dictoffset == 0
+#if PY_VERSION_HEX >= 0x030C0000
+        && !(type->tp_flags & Py_TPFLAGS_MANAGED_DICT)
+#endif
+    ) {
+        PyObject *found = lookup_ref(type, str_fields);
+        if (found != NULL && PyTuple_CheckExact(found)) {
+            return found;
+        }
+        Py_XDECREF(found);
+    }
     PyObject *fields = PyObject_GetAttr(self, str_fields);
     if (fields != NULL && !PyTuple_Check(fields)) {
         Py_SETREF(fields, PySequence_Tuple(fields));
@@ -61,34 +75,39 @@ record_replace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
         Py_DECREF(fields);
         return NULL;
     }
-    /* The new values, checked, before the record exists. */
+    /* Where each keyword goes, checked before the record exists. */
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    PyObject *values = PyTuple_GetSlice(self, 0, size);
+    Py_ssize_t small[SMALL_RECORD];
+    Py_ssize_t *indexes = nkw <= SMALL_RECORD ? small : PyMem_New(Py_ssize_t, nkw);
     PyObject *unknown = NULL, *record = NULL;
-    if (values == NULL) {
+    if (indexes == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k);
-        Py_ssize_t index = field_index(fields, size, name);
-        if (index < 0) {
-            if ((unknown == NULL && (unknown = PyList_New(0)) == NULL)
-                || PyList_Append(unknown, name) < 0) {
-                goto done;
-            }
-            continue;
+        indexes[k] = field_index(fields, size, name);
+        if (indexes[k] < 0
+            && ((unknown == NULL && (unknown = PyList_New(0)) == NULL)
+                || PyList_Append(unknown, name) < 0)) {
+            goto done;
         }
-        Py_SETREF(((PyTupleObject *)values)->ob_item[index], Py_NewRef(args[k]));
     }
     if (unknown != NULL) {
         raise_rule(UNKNOWN_FIELD_ERROR, "unexpected_fields_message", "(O)", unknown);
         goto done;
     }
-    record = copy_record(Py_TYPE(self), values);
+    /* No Python code runs from here to the last item. */
+    record = copy_record(Py_TYPE(self), self);
+    for (Py_ssize_t k = 0; record != NULL && k < nkw; k++) {
+        Py_SETREF(((PyTupleObject *)record)->ob_item[indexes[k]], Py_NewRef(args[k]));
+    }
 
 done:
+    if (indexes != small) {
+        PyMem_Free(indexes);
+    }
     Py_XDECREF(unknown);
-    Py_XDECREF(values);
     Py_DECREF(fields);
     return record;
 }
