@@ -221,7 +221,8 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
     return record;
 }
 
-/* The tp_dealloc of the classes records lays out (given with record_alloc):
+/* The tp_dealloc of the classes records lays out (given with record_alloc)
+ * and of records.namedtuple's classes:
  * what CPython's default for a class (subtype_dealloc) and tuple's own do
  * for an instance with neither a __dict__ nor weak references nor slots,
  * without the steps that have nothing to do there. A __del__, assigned

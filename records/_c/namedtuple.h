@@ -5,8 +5,9 @@
  * type() costs a class statement's work (its namespace walk, the slot table
  * looked up name by name): about a seventh of collections.namedtuple's time,
  * before any of the class is made. So the class is made from a PyType_Spec
- * built for the call, on the stack, with the one slot every namedtuple class
- * shares (tp_traverse), and tp_repr set to call its __repr__. Then what is
+ * built for the call, on the stack, with the slots every namedtuple class
+ * shares (tp_traverse, and records' tp_dealloc), and tp_repr set to call
+ * its __repr__. Then what is
  * the class's own is written into its dict: _fields, _field_defaults,
  * __match_args__, __doc__, __slots__ = (), the _tuplegetter accessors (as
  * CPython's own tests of namedtuple require: their docs are writable);
@@ -583,6 +584,7 @@ nt_class(Builder *self, PyObject *typename, PyObject *names, PyObject *parameter
     }
     PyType_Slot slots[] = {
         {Py_tp_traverse, (void *)nt_traverse},
+        {Py_tp_dealloc, (void *)record_dealloc}, /* no dict, no weak references, no slots */
         {0, NULL},
     };
     PyType_Spec spec = {
