@@ -156,3 +156,38 @@ def test_classes_made_and_dropped_are_freed():
         """
     )
     assert output.strip() == "500"
+
+
+def test_namedtuple_classes_and_their_subclasses_free_what_they_hold():
+    """
+    records.namedtuple's classes use the same deallocator: a subclass that
+    keeps a __dict__ (freed by CPython's default first), a __del__, a deep
+    chain, and classes dropped with their instances.
+    """
+    output = run_child(
+        """
+        import gc, weakref
+        from records import namedtuple
+        class Note:
+            pass
+        seen = []
+        refs = []
+        for index in range(300):
+            Pair = namedtuple("Pair", "x y")
+            class Noted(Pair):
+                def __del__(self):
+                    seen.append(self.x)
+            noted = Noted(index, None)
+            noted.note = Note()
+            refs.append((weakref.ref(Pair), weakref.ref(noted.note)))
+            del Pair, Noted, noted
+        gc.collect()
+        Link = namedtuple("Link", "next")
+        chain = None
+        for _ in range(300_000):
+            chain = Link(chain)
+        del chain
+        print(len(seen), sum(cls() is None and note() is None for cls, note in refs))
+        """
+    )
+    assert output.strip() == "300 300"
