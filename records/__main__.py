@@ -12,7 +12,9 @@ frozen slotted dataclasses, ``attrs.frozen``, ``msgspec.Struct`` and records,
 skipping any peer that is not installed, in a table that fits 100 columns;
 ``--markdown FILE`` and ``--chart FILE`` write it with each figure's spread,
 and as a chart. ``--full`` runs the whole suite and writes JSON, Markdown and
-charts. On a free-threaded build (or with ``--threads``) both then time
+charts. ``--versions`` runs the key rows on each CPython 3.10 to 3.15 on
+``PATH`` and prints records' ratios per version (``--markdown FILE`` writes
+that table). On a free-threaded build (or with ``--threads``) both then time
 instance creation and attribute access in one thread and in two, for records
 and the named tuples, in a table that fits 80 columns.
 """
@@ -65,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
         help="run the whole suite (a few minutes) and write JSON, Markdown and charts",
     )
     parser.add_argument(
+        "--versions",
+        action="store_true",
+        help="run the key rows on each CPython 3.10-3.15 on PATH; records' ratios by version",
+    )
+    parser.add_argument(
         "--output",
         default=None,
         metavar="DIR",
@@ -97,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> None:
     """Refuse, before anything runs, options that cannot work."""
+    if arguments.versions and (arguments.full or arguments.chart or arguments.threads):
+        parser.error("argument --versions: not with --full, --chart or --threads")
     if arguments.output is not None and not arguments.full:
         parser.error("argument --output: only with --full (the quick run writes --markdown FILE)")
     if arguments.full:
@@ -187,6 +196,25 @@ def _write_extras(arguments: argparse.Namespace, results: dict[str, Any]) -> Non
         print(f"Wrote the key ratios chart to {arguments.chart}.")
 
 
+def _run_versions(arguments: argparse.Namespace) -> int:
+    """Run the key rows on every CPython on PATH, print the table, write it if asked."""
+    from ._bench import versions
+
+    found = versions.interpreters()
+    if not found:
+        print("No python3.10 ... python3.15 on PATH.", file=sys.stderr)
+        return 1
+    rounds = arguments.rounds or 5
+    print(f"The key rows on {', '.join(v for v, _ in found)}: medians of {rounds} rounds each.")
+    entries = versions.measure(rounds)
+    print(versions.terminal_table(entries))
+    if arguments.markdown is not None:
+        with open(arguments.markdown, "w") as file:
+            file.write(versions.markdown_table(entries))
+        print(f"Wrote the table to {arguments.markdown}.")
+    return 0 if not versions.failures(entries) else 1
+
+
 #: The subcommands, by name: the module that runs each one.
 SUBCOMMANDS = {"info": "records._info", "migrate": "records._migrate"}
 
@@ -203,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     _check(parser, arguments)
     from ._bench import run, terminal
 
+    if arguments.versions:
+        return _run_versions(arguments)
     if arguments.full:
         output = arguments.output or "records-benchmarks"
         results = run.full(output, rounds=arguments.rounds or 15, in_threads=arguments.threads)

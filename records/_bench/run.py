@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 SCALING_SIZES = (1, 2, 5, 10, 15, 20, 30)
 
 
-def available_peers() -> tuple[list[Peer], list[Peer]]:
-    """Return the peers importable here, and those that are not."""
-    found = [peer for peer in PEERS if peer.available()]
-    missing = [peer for peer in PEERS if peer not in found]
+def available_peers(only: Sequence[str] | None = None) -> tuple[list[Peer], list[Peer]]:
+    """Return the peers importable here (those named *only*, if given), and those that are not."""
+    chosen = [peer for peer in PEERS if only is None or peer.name in only]
+    found = [peer for peer in chosen if peer.available()]
+    missing = [peer for peer in chosen if peer not in found]
     return found, missing
 
 
@@ -33,16 +34,18 @@ def quick(
     *,
     memory_count: int = 100_000,
     in_threads: bool | None = None,
+    only: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """
     Measure the key comparisons, in well under 30 seconds; memory over
     *memory_count* instances of each peer; one thread against two if
-    *in_threads*, by default on a free-threaded build.
+    *in_threads*, by default on a free-threaded build; the peers named
+    *only*, if given, else every peer.
     """
     gil_before = threads.gil_enabled()
     if in_threads is None:
         in_threads = threads.free_threaded()
-    peers, missing = available_peers()
+    peers, missing = available_peers(only)
     steps = rounds * len(peers) * 2 + 2 * rounds + len(peers)
     steps += threads.steps(peers, rounds) if in_threads else 0
     progress = progress if progress is not None else harness.Progress(steps)
