@@ -270,14 +270,14 @@ class Record(tuple):  # type: ignore[type-arg]
     @c_twin
     def __copy__(self) -> Self:
         """Return a new record of the same class with the same items."""
-        if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
+        if not _copied_as_usual(self, __class__):  # type: ignore[name-defined]
             return _copy_by_reduce(self, None)  # type: ignore[no-any-return]
         return _tuple_new(self.__class__, self)
 
     @c_twin
     def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Self:
         """Return a new record of deep copies of the items."""
-        if not _reduced_as_usual(self, __class__):  # type: ignore[name-defined]
+        if not _copied_as_usual(self, __class__):  # type: ignore[name-defined]
             return _copy_by_reduce(self, memo)  # type: ignore[no-any-return]
         from copy import deepcopy
 
@@ -379,11 +379,31 @@ def _reduced_as_usual(record: Record, record_base: type[Record]) -> bool:
     )
 
 
-def _copy_by_reduce(record: Record, memo: dict[int, Any] | None) -> Any:
-    """Copy *record* as ``copy`` copies any object: from ``__reduce_ex__(4)``."""
-    import copy
+def _copied_as_usual(record: Record, record_base: type[Record]) -> bool:
+    """
+    Tell whether ``copy`` would copy *record* item by item, were its class
+    without ``__copy__``: pickled as usual (``_reduced_as_usual``) and no
+    reducer for its class in ``copyreg``'s dispatch table, which ``copy``
+    uses first.
+    """
+    from copyreg import dispatch_table
 
-    return copy._reconstruct(record, memo, *record.__reduce_ex__(4))  # type: ignore[attr-defined]
+    return _reduced_as_usual(record, record_base) and type(record) not in dispatch_table
+
+
+def _copy_by_reduce(record: Record, memo: dict[int, Any] | None) -> Any:
+    """
+    Copy *record* as ``copy`` copies an object without ``__copy__``: from
+    ``copyreg``'s reducer for its class, else ``__reduce_ex__(4)``.
+    """
+    import copy
+    from copyreg import dispatch_table
+
+    reducer = dispatch_table.get(type(record))
+    reduced = reducer(record) if reducer is not None else record.__reduce_ex__(4)
+    if isinstance(reduced, str):
+        return record
+    return copy._reconstruct(record, memo, *reduced)  # type: ignore[attr-defined]
 
 
 def install_c_builder(record: type[Record]) -> None:

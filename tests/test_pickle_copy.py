@@ -97,3 +97,58 @@ def test_reloaded_pickling_module_falls_back_as_before():
     )
     output = run_child(code)
     assert "True True\n" == output
+
+
+class TestChangesAfterTheFirstCopy:
+    """
+    What a class changes after its records were first copied counts at the
+    next copy: the C accelerator remembers what it checked on the class only
+    while the class and its bases are unchanged.
+    """
+
+    @staticmethod
+    def _copied_then(change):
+        """Copy a fresh record once each way, apply *change* to its class, copy again."""
+
+        class Base(Record):
+            x: int
+
+        class Leaf(Base):
+            y: int = 0
+
+        leaf = Leaf(1, 2)
+        assert copy.copy(leaf) == leaf and copy.deepcopy(leaf) == leaf
+        change(Base, Leaf)
+        return copy.copy(leaf), copy.deepcopy(leaf)
+
+    def test_reducer_registered_with_copyreg(self):
+        """A copyreg reducer for the class, registered after a copy, is used."""
+        import copyreg
+
+        registered = []
+
+        def register(base, leaf):
+            copyreg.pickle(leaf, lambda record: (str, ("via copyreg",)))
+            registered.append(leaf)
+
+        try:
+            assert self._copied_then(register) == ("via copyreg", "via copyreg")
+        finally:
+            for leaf in registered:
+                del copyreg.dispatch_table[leaf]
+
+    def test_reduce_given_to_the_class(self):
+        """A __reduce__ given to the class after a copy is used."""
+
+        def give(base, leaf):
+            leaf.__reduce__ = lambda record: (str, ("reduced",))
+
+        assert self._copied_then(give) == ("reduced", "reduced")
+
+    def test_getnewargs_given_to_a_base(self):
+        """A __getnewargs__ given to a base after a copy is used for its subclasses' records."""
+
+        def give(base, leaf):
+            base.__getnewargs__ = lambda record: (7, 8)
+
+        assert self._copied_then(give) == ((7, 8), (7, 8))

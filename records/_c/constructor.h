@@ -23,6 +23,12 @@ typedef struct {
     PyObject *factories; /* NULL, or per field: its default factory, or None */
     PyObject *marker;    /* _fields.FACTORY: "call the factory" */
     Py_ssize_t size;
+    /* What copying a record last found (record.h, copied_as_usual; not on
+     * free-threaded builds): the class, identity only, and its version tag
+     * when its methods were those of Record; copyreg's dispatch table. */
+    PyTypeObject *copied_type;
+    unsigned int copied_version;
+    PyObject *dispatch_table;
 } ConstructorData;
 
 /* The Constructor's own fields follow staticmethod's, whatever their size. */
@@ -45,6 +51,7 @@ constructor_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(data->names);
     Py_VISIT(data->factories);
     Py_VISIT(data->marker);
+    Py_VISIT(data->dispatch_table);
     return PyStaticMethod_Type.tp_traverse(self, visit, arg);
 }
 
@@ -56,6 +63,7 @@ constructor_clear(PyObject *self)
     ConstructorData *data = CONSTRUCTOR_DATA(self);
     Py_CLEAR(data->function);
     Py_CLEAR(data->factories);
+    Py_CLEAR(data->dispatch_table);
     return PyStaticMethod_Type.tp_clear(self);
 }
 
@@ -69,6 +77,7 @@ constructor_dealloc(PyObject *self)
     Py_CLEAR(data->names);
     Py_CLEAR(data->factories);
     Py_CLEAR(data->marker);
+    Py_CLEAR(data->dispatch_table);
     /* staticmethod's dealloc untracks the object itself, as subtype_dealloc
      * expects of a base's dealloc: track it again first. */
     PyObject_GC_Track(self);

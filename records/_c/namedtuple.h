@@ -68,14 +68,6 @@ finds_nt_method(PyTypeObject *type, PyObject *name, int index, PyTypeObject **ow
     return finds;
 }
 
-/* 1 if the instance dict of self, if it has one, is empty. */
-static int
-no_instance_attributes(PyObject *self)
-{
-    PyObject **dict = _PyObject_GetDictPtr(self);
-    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
-}
-
 /* 1 if instances of type iterate as their tuple items do. */
 static inline int
 iterates_as_tuple(PyTypeObject *type)

@@ -267,6 +267,14 @@ record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return record;
 }
 
+/* 1 if the instance dict of self, if it has one, is empty. */
+static int
+no_instance_attributes(PyObject *self)
+{
+    PyObject **dict = _PyObject_GetDictPtr(self);
+    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
+}
+
 static PyObject *record_reduce(PyObject *self, PyObject *unused);
 
 /* 1 if descriptor is the C __reduce__ of a Record class (record_reduce). */
@@ -318,8 +326,7 @@ reduced_as_usual(PyObject *self)
     if (_PyType_Lookup(type, str_reduce_ex) != _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex)) {
         return 0;
     }
-    PyObject **dict = _PyObject_GetDictPtr(self);
-    return dict == NULL || *dict == NULL || PyDict_GET_SIZE(*dict) == 0;
+    return no_instance_attributes(self);
 }
 
 /* copyreg.dispatch_table, a new reference, or NULL (with an error, or none:
@@ -399,15 +406,68 @@ copy_by_reduce(PyObject *self, PyObject *memo)
     return result;
 }
 
+/* The class's ConstructorData, where its __new__ is a Constructor (borrowed:
+ * read before any Python code runs), else NULL. */
+static inline ConstructorData *
+constructor_data_of(PyTypeObject *type)
+{
+    PyObject *found = _PyType_Lookup(type, str_new);
+    return found != NULL && Py_IS_TYPE(found, &ConstructorType) ? CONSTRUCTOR_DATA(found) : NULL;
+}
+
+/* 1 if copyreg's dispatch_table (table, borrowed) has a reducer for type,
+ * 0 if not, -1 on error. The table is held while the type's hash runs. */
+static int
+table_has_reducer(PyObject *table, PyTypeObject *type)
+{
+    Py_INCREF(table);
+    int found = PyDict_Contains(table, (PyObject *)type);
+    Py_DECREF(table);
+    return found;
+}
+
 /* reduced_as_usual, and no reducer for the class in copyreg.dispatch_table,
- * which copy uses first for a class without __copy__ (-1 on error). */
+ * which copy uses first for a class without __copy__ (-1 on error).
+ *
+ * What depends on the class alone is remembered in the Constructor of its
+ * __new__ with the class's version tag, which CPython changes whenever the
+ * class or a base is changed: while it is the same, only the instance's
+ * dict and the table are looked at. The table is the one copyreg had when
+ * first looked at, as copy and pickle keep the one they imported. */
 static int
 copied_as_usual(PyObject *self)
 {
+    PyTypeObject *type = Py_TYPE(self);
+#ifndef Py_GIL_DISABLED
+    ConstructorData *data = constructor_data_of(type);
+    if (data != NULL && data->dispatch_table != NULL && type->tp_version_tag != 0
+        && data->copied_type == type && data->copied_version == type->tp_version_tag) {
+        if (!no_instance_attributes(self)) {
+            return 0;
+        }
+        int registered = table_has_reducer(data->dispatch_table, type);
+        return registered < 0 ? -1 : !registered;
+    }
+#endif
     if (!reduced_as_usual(self)) {
         return 0;
     }
-    int registered = has_copyreg_reducer(Py_TYPE(self));
+    PyObject *table = copyreg_dispatch_table();
+    if (table == NULL) {
+        return PyErr_Occurred() ? -1 : 1;
+    }
+#ifndef Py_GIL_DISABLED
+    data = constructor_data_of(type); /* looked up again: nothing ran since */
+    if (data != NULL && type->tp_version_tag != 0) {
+        data->copied_type = type;
+        data->copied_version = type->tp_version_tag;
+        if (data->dispatch_table == NULL) {
+            data->dispatch_table = Py_NewRef(table);
+        }
+    }
+#endif
+    int registered = table_has_reducer(table, type);
+    Py_DECREF(table);
     return registered < 0 ? -1 : !registered;
 }
 
