@@ -11,12 +11,14 @@ Each round times the hot path in both copies, one fresh process each,
 interleaved; a process reports the median of its repeats (7), and the report
 gives the median over the rounds, their smallest and largest, and the
 ratio after / before. ``tests/test_migrate_projects.py`` runs each project's
-own suite on both copies (``run_suites``) and compares them test by test.
+own suite on both copies (``run_suites``) and compares them test by test, and
+type-checks both copies with mypy (``type_check``) and compares their errors.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -25,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
@@ -51,6 +54,9 @@ class Project:
     tests: str = "tests"
     #: What its named tuples are written with.
     spelling: str = "typing.NamedTuple"
+    #: The file of its sdist whose ``[tool.mypy]`` table configures mypy as
+    #: its CI runs it; None where it has none: mypy's defaults.
+    mypy_config: str | None = None
 
 
 PROJECTS = [
@@ -69,6 +75,7 @@ PROJECTS = [
                 "str(v)",
             ),
         ),
+        mypy_config="pyproject.toml",
     ),
     Project(
         "webcolors",
@@ -184,6 +191,110 @@ def run_suites(project: Project, *runs: tuple[Path, dict[str, str]]) -> list[dic
             outcomes[f"{case.get('classname')}::{case.get('name')}"] = (kinds or ["passed"])[0]
         results.append(outcomes)
     return results
+
+
+#: The mypy configuration ``type_check`` writes at the top of each tree.
+MYPY_CONFIG = "mypy-check.toml"
+
+
+def mypy_settings(project: Project, tree: Path, plugin: bool) -> dict[str, object]:
+    """
+    Return *project*'s mypy configuration in *tree*, its ``[tool.mypy]``
+    table, with ``records.mypy`` added to its plugins where *plugin* is true.
+    """
+    import tomllib  # Python 3.11+, and this module loads on 3.10 too
+
+    settings: dict[str, object] = {}
+    if project.mypy_config is not None:
+        with (tree / project.mypy_config).open("rb") as file:
+            settings = dict(tomllib.load(file)["tool"]["mypy"])
+    if plugin:
+        plugins = settings.get("plugins", [])
+        if isinstance(plugins, str):  # mypy reads a string as names and commas
+            plugins = [name.strip() for name in plugins.split(",")]
+        assert isinstance(plugins, list)
+        settings["plugins"] = [*plugins, "records.mypy"]
+    return settings
+
+
+def write_mypy_config(settings: dict[str, object], path: Path) -> Path:
+    """
+    Write *settings* at *path* as the ``[tool.mypy]`` table of a TOML file,
+    its ``overrides`` as its ``[[tool.mypy.overrides]]``; return *path*.
+    """
+    import tomllib
+
+    def table(header: str, values: dict[str, object]) -> list[str]:
+        # JSON's strings, numbers, booleans and arrays of them are TOML's too.
+        return [header, *(f"{key} = {json.dumps(value)}" for key, value in values.items())]
+
+    overrides = settings.get("overrides", [])
+    assert isinstance(overrides, list)
+    main = {key: value for key, value in settings.items() if key != "overrides"}
+    lines = table("[tool.mypy]", main)
+    for override in overrides:
+        lines += ["", *table("[[tool.mypy.overrides]]", override)]
+    text = "\n".join(lines) + "\n"
+    if tomllib.loads(text)["tool"]["mypy"] != settings:
+        msg = f"mypy settings that this TOML does not give back: {settings!r}"
+        raise ValueError(msg)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def start_mypy(project: Project, tree: Path, plugin: bool, cache: Path) -> subprocess.Popen[str]:
+    """
+    Start mypy on *project*'s package in *tree*, with the project's
+    configuration (and records' plugin where *plugin* is true), its cache in
+    *cache*, its errors written as JSON.
+    """
+    config = write_mypy_config(mypy_settings(project, tree, plugin), tree / MYPY_CONFIG)
+    return subprocess.Popen(
+        [
+            sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache),
+            "--output", "json", f"{project.source}/{project.name}",
+        ],
+        cwd=tree,
+        env={name: value for name, value in os.environ.items() if name != "MYPYPATH"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+
+
+def mypy_errors(process: subprocess.Popen[str]) -> Counter[tuple[str, str, str]]:
+    """
+    Wait for a run of ``start_mypy``; return its errors, each as its file,
+    message and code, counted.
+    """
+    output, messages = process.communicate()
+    if process.returncode not in (0, 1):  # 1: errors found; 2: mypy could not check
+        msg = f"mypy exited with {process.returncode}: {messages}{output}"
+        raise RuntimeError(msg)
+    errors: Counter[tuple[str, str, str]] = Counter()
+    for line in output.splitlines():
+        if line.strip():
+            error = json.loads(line)
+            if error["severity"] == "error":
+                errors[error["file"], error["message"], error["code"]] += 1
+    return errors
+
+
+def type_check(
+    project: Project, before: Path, after: Path, caches: Path
+) -> tuple[Counter[tuple[str, str, str]], Counter[tuple[str, str, str]]]:
+    """
+    Type-check *project*'s package with mypy in both trees at once: with its
+    own configuration before the migration, with records' plugin added to it
+    after; each run with a fresh cache under *caches*. Return the errors of
+    each (see ``mypy_errors``).
+    """
+    runs = [
+        start_mypy(project, before, False, caches / "mypy-before"),
+        start_mypy(project, after, True, caches / "mypy-after"),
+    ]
+    found_before, found_after = (mypy_errors(run) for run in runs)
+    return found_before, found_after
 
 
 TIMER = """\

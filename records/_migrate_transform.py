@@ -503,7 +503,8 @@ class _AddImports(AddImportsVisitor):
 class _RemoveImports(RemoveImportsVisitor):
     """
     RemoveImportsVisitor, told which imports are unused rather than reading
-    the whole module again for it, and going down only to them.
+    the whole module again for it, and going down only to them; the comments
+    above a line it removes (a licence under the docstring) are kept.
     """
 
     def __init__(
@@ -515,6 +516,7 @@ class _RemoveImports(RemoveImportsVisitor):
         super().__init__(context)
         self.unused = unused
         self.path = path
+        self.removed: set[cst.CSTNode] = set()
 
     def visit_Module(self, node: cst.Module) -> None:
         self._unused_imports = dict(self.unused)
@@ -523,6 +525,56 @@ class _RemoveImports(RemoveImportsVisitor):
         if isinstance(node, cst.Module) or node in self.path:
             return super().on_visit(node)
         return False
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        if not updated_node.body:  # its parent drops it
+            self.removed.add(original_node)
+        return updated_node
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.removed.isdisjoint(original_node.body):
+            return updated_node
+        body, left = self._keep_comments(original_node.body, updated_node.body)
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if self.removed.isdisjoint(original_node.body):
+            return updated_node
+        body, left = self._keep_comments(original_node.body, updated_node.body)
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
+
+    def _keep_comments(
+        self, original: Sequence[cst.BaseStatement], updated: Sequence[cst.BaseStatement]
+    ) -> tuple[list[cst.BaseStatement], list[cst.EmptyLine]]:
+        """
+        Return the statements *updated* (those of *original*, the lines
+        removed left out) with the lines above each removed line that hold a
+        comment put above the statement after it; and those left for the
+        end of the block, where no statement follows.
+        """
+        body = list(updated)
+        carried: list[cst.EmptyLine] = []
+        index = 0
+        for statement in original:
+            if statement in self.removed:
+                assert isinstance(statement, cst.SimpleStatementLine)
+                if any(line.comment for line in statement.leading_lines):
+                    carried += statement.leading_lines
+                continue
+            if carried:
+                following = body[index]
+                assert isinstance(following, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+                own = following.leading_lines
+                while own and carried and not own[0].comment and not carried[-1].comment:
+                    carried.pop()  # one run of blank lines, not two
+                body[index] = following.with_changes(leading_lines=[*carried, *own])
+                carried = []
+            index += 1
+        return body, carried
 
 
 def statements(module: cst.Module) -> tuple[list[cst.CSTNode], dict[cst.CSTNode, cst.CSTNode]]:

@@ -166,6 +166,64 @@ def test_namedtuple_calls_in_every_spelling(tmp_path, capsys):
     ).lstrip("\n") == path.read_text(encoding="utf-8")
 
 
+def test_the_comments_above_a_removed_import_stay(tmp_path, capsys):
+    """
+    The comment lines above an import the rewrite removes stay, above the
+    statement after it or at the end of its block: rfc3986's licence, under
+    its modules' docstrings, went with ``from collections import namedtuple``.
+    """
+    path = write(
+        tmp_path,
+        "uri.py",
+        '''
+        """A module."""
+        # Copyright (c) 2014 Rackspace
+        # Licensed under the Apache License, Version 2.0
+        from collections import namedtuple
+
+        import os
+
+        if os.name:
+            X = 1
+            # the block's last import
+            from typing import NamedTuple
+
+
+        class P(namedtuple("P", "x y")):
+            pass
+
+
+        class Q(NamedTuple):
+            a: int
+        ''',
+    )
+    status, _ = migrate(capsys, path)
+    assert 0 == status
+    assert textwrap.dedent(
+        '''
+            """A module."""
+            # Copyright (c) 2014 Rackspace
+            # Licensed under the Apache License, Version 2.0
+
+            import os
+            import records
+            from records import Record
+
+            if os.name:
+                X = 1
+                # the block's last import
+
+
+            class P(records.namedtuple("P", "x y")):
+                pass
+
+
+            class Q(Record):
+                a: int
+            '''
+    ).lstrip("\n") == path.read_text(encoding="utf-8")
+
+
 def test_imports_still_used_stay(tmp_path, capsys):
     """An import the module still uses is kept; only the rewritten name goes."""
     path = write(
