@@ -119,6 +119,38 @@ def test_copy_honours_what_the_class_changes():
     same_outcomes(scenario)
 
 
+def test_copy_honours_changes_made_after_a_first_copy():
+    """
+    What the class (or its base) changes after its instances were first
+    copied and reduced for pickle counts: records' C methods remember what they checked
+    only while the class is unchanged.
+    """
+
+    def scenario(factory):
+        results = []
+        for change in (
+            lambda cls: setattr(cls, "__getnewargs__", lambda self: (0, 0)),
+            lambda cls: setattr(cls, "__reduce__", lambda self: (str, ("reduced",))),
+            lambda cls: copyreg.pickle(cls, lambda p: (str, ("via copyreg",))),
+        ):
+            P = factory("P", "x y")
+
+            class Sub(P):
+                __slots__ = ()
+
+            for cls in (P, Sub):
+                value = cls(1, 2)
+                results += copies(value) + [outcome(lambda v=value: v.__reduce_ex__(2))]
+            change(P)
+            for cls in (P, Sub):
+                value = cls(1, 2)
+                results += copies(value) + [outcome(lambda v=value: v.__reduce_ex__(2))]
+            copyreg.dispatch_table.pop(P, None)
+        return results
+
+    same_outcomes(scenario)
+
+
 def test_copy_honours_copyreg():
     """A reducer registered with copyreg for the class is what copy uses."""
 

@@ -243,6 +243,35 @@ nt_reduce_ex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     return result;
 }
 
+/* nt_reduces_as_usual's part that depends on the class alone (no function's
+ * code, which changes without the class): the __reduce_ex__ records made,
+ * object's __reduce__ and __getstate__, no __getnewargs_ex__, iteration a
+ * tuple's. */
+static int
+nt_class_reduces_as_usual(PyTypeObject *type)
+{
+    return finds_nt_method(type, nt_method_names[NT_REDUCE_EX], NT_REDUCE_EX, NULL)
+           && _PyType_Lookup(type, str_reduce) == _PyType_Lookup(&PyBaseObject_Type, str_reduce)
+           && _PyType_Lookup(type, str_getstate)
+                  == _PyType_Lookup(&PyBaseObject_Type, str_getstate)
+           && _PyType_Lookup(type, str_getnewargs_ex) == NULL && iterates_as_tuple(type);
+}
+
+/* 1 if nt_class_reduces_as_usual(type) held at the class's present version
+ * (remembered in the Constructor of its __new__, as copied_as_usual does
+ * for Record; not on free-threaded builds). */
+static int
+nt_class_checked(PyTypeObject *type)
+{
+#ifndef Py_GIL_DISABLED
+    ConstructorData *data = constructor_data_of(type);
+    return data != NULL && data->dispatch_table != NULL && type->tp_version_tag != 0
+           && data->copied_type == type && data->copied_version == type->tp_version_tag;
+#else
+    return 0;
+#endif
+}
+
 /* 1 if pickling self (protocol 2 on) is what object.__reduce_ex__ does for
  * a class records built, no more: its __reduce_ex__ and __getnewargs__
  * (those records made, on the class or inherited), object's __reduce__ and
@@ -252,25 +281,43 @@ static int
 nt_reduces_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    return finds_nt_method(type, nt_method_names[NT_REDUCE_EX], NT_REDUCE_EX, NULL)
-           && finds_nt_function(type, NT_FN_GETNEWARGS)
-           && _PyType_Lookup(type, str_reduce) == _PyType_Lookup(&PyBaseObject_Type, str_reduce)
-           && _PyType_Lookup(type, str_getstate)
-                  == _PyType_Lookup(&PyBaseObject_Type, str_getstate)
-           && _PyType_Lookup(type, str_getnewargs_ex) == NULL && iterates_as_tuple(type)
-           && no_instance_attributes(self);
+    return (nt_class_checked(type) || nt_class_reduces_as_usual(type))
+           && finds_nt_function(type, NT_FN_GETNEWARGS) && no_instance_attributes(self);
 }
 
 /* 1 if copy.copy(self) would be cls.__new__(cls, *self) without __copy__:
  * pickled as usual, no reducer in copyreg.dispatch_table for the class, and
- * a __new__ that makes a record of its arguments (-1 on error). */
+ * a __new__ that makes a record of its arguments (-1 on error). What
+ * depends on the class alone is checked once per version of the class. */
 static int
 nt_copies_as_usual(PyObject *self)
 {
-    if (!nt_reduces_as_usual(self) || !makes_record_of_arguments(Py_TYPE(self), PyTuple_GET_SIZE(self))) {
+    PyTypeObject *type = Py_TYPE(self);
+    int checked = nt_class_checked(type);
+    if (!(checked || nt_class_reduces_as_usual(type)) || !finds_nt_function(type, NT_FN_GETNEWARGS)
+        || !no_instance_attributes(self) || !makes_record_of_arguments(type, PyTuple_GET_SIZE(self))) {
         return 0;
     }
-    int registered = has_copyreg_reducer(Py_TYPE(self));
+    ConstructorData *data = constructor_data_of(type);
+    if (checked) {
+        int registered = table_has_reducer(data->dispatch_table, type);
+        return registered < 0 ? -1 : !registered;
+    }
+    PyObject *table = copyreg_dispatch_table();
+    if (table == NULL) {
+        return PyErr_Occurred() ? -1 : 1;
+    }
+#ifndef Py_GIL_DISABLED
+    if (data != NULL && type->tp_version_tag != 0) {
+        data->copied_type = type;
+        data->copied_version = type->tp_version_tag;
+        if (data->dispatch_table == NULL) {
+            data->dispatch_table = Py_NewRef(table);
+        }
+    }
+#endif
+    int registered = table_has_reducer(table, type);
+    Py_DECREF(table);
     return registered < 0 ? -1 : !registered;
 }
 

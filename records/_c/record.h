@@ -346,20 +346,6 @@ copyreg_dispatch_table(void)
     return table;
 }
 
-/* 1 if copyreg.dispatch_table has a reducer for type (which copy and pickle
- * use before any method of the class), 0 if not, -1 on error. */
-static int
-has_copyreg_reducer(PyTypeObject *type)
-{
-    PyObject *table = copyreg_dispatch_table();
-    if (table == NULL) {
-        return PyErr_Occurred() ? -1 : 0;
-    }
-    int found = PyDict_Contains(table, (PyObject *)type);
-    Py_DECREF(table);
-    return found;
-}
-
 /* What copy.copy (memo None) and copy.deepcopy do for an object without
  * __copy__ or __deepcopy__: the reducer copyreg.dispatch_table has for its
  * class, else self.__reduce_ex__(4); self itself for a str; then
