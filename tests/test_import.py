@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.child import run_child
 from support.platform_marks import cpython_only
 
@@ -44,6 +45,9 @@ def _without_site(code: str, **environment: str) -> str:
     return subprocess.check_output([sys.executable, "-S", "-c", code], text=True, env=env)
 
 
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython", reason="PyPy imports os as it starts, -S or not"
+)
 def test_import_and_first_record_leave_os_unimported():
     """Where site has not imported os, records does not either: it reads its switch without it."""
     code = (

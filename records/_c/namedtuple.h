@@ -265,8 +265,8 @@ nt_class_checked(PyTypeObject *type)
 {
 #ifndef Py_GIL_DISABLED
     ConstructorData *data = constructor_data_of(type);
-    return data != NULL && data->dispatch_table != NULL && type->tp_version_tag != 0
-           && data->copied_type == type && data->copied_version == type->tp_version_tag;
+    return data != NULL && data->dispatch_table != NULL && class_version(type) != 0
+           && data->copied_type == type && data->copied_version == class_version(type);
 #else
     return 0;
 #endif
@@ -308,9 +308,9 @@ nt_copies_as_usual(PyObject *self)
         return PyErr_Occurred() ? -1 : 1;
     }
 #ifndef Py_GIL_DISABLED
-    if (data != NULL && type->tp_version_tag != 0) {
+    if (data != NULL && class_version(type) != 0) {
         data->copied_type = type;
-        data->copied_version = type->tp_version_tag;
+        data->copied_version = class_version(type);
         if (data->dispatch_table == NULL) {
             data->dispatch_table = Py_NewRef(table);
         }

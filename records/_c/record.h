@@ -401,6 +401,14 @@ constructor_data_of(PyTypeObject *type)
     return found != NULL && Py_IS_TYPE(found, &ConstructorType) ? CONSTRUCTOR_DATA(found) : NULL;
 }
 
+/* The version tag of type, which CPython changes whenever the class or one
+ * of its bases changes; 0 where it has none that is valid now. */
+static inline unsigned int
+class_version(PyTypeObject *type)
+{
+    return PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) ? type->tp_version_tag : 0;
+}
+
 /* 1 if copyreg's dispatch_table (table, borrowed) has a reducer for type,
  * 0 if not, -1 on error. The table is held while the type's hash runs. */
 static int
@@ -426,8 +434,8 @@ copied_as_usual(PyObject *self)
     PyTypeObject *type = Py_TYPE(self);
 #ifndef Py_GIL_DISABLED
     ConstructorData *data = constructor_data_of(type);
-    if (data != NULL && data->dispatch_table != NULL && type->tp_version_tag != 0
-        && data->copied_type == type && data->copied_version == type->tp_version_tag) {
+    if (data != NULL && data->dispatch_table != NULL && class_version(type) != 0
+        && data->copied_type == type && data->copied_version == class_version(type)) {
         if (!no_instance_attributes(self)) {
             return 0;
         }
@@ -444,9 +452,9 @@ copied_as_usual(PyObject *self)
     }
 #ifndef Py_GIL_DISABLED
     data = constructor_data_of(type); /* looked up again: nothing ran since */
-    if (data != NULL && type->tp_version_tag != 0) {
+    if (data != NULL && class_version(type) != 0) {
         data->copied_type = type;
-        data->copied_version = type->tp_version_tag;
+        data->copied_version = class_version(type);
         if (data->dispatch_table == NULL) {
             data->dispatch_table = Py_NewRef(table);
         }
