@@ -55,13 +55,7 @@ def key_table(results: dict[str, Any], width: int = 100) -> str:
     traced = results["memory"]["traced bytes per instance"]
     rows.append(["memory, bytes", *(bytes_cell(traced.get(name)) for name in names)])
     table = [["", *headers], *rows]
-    widths = [max(len(row[index]) for row in table) for index in range(len(table[0]))]
-    lines = [
-        "  ".join(
-            [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
-        ).rstrip()
-        for row in table
-    ]
+    lines = aligned(table)
     legend = [
         f"{short.get(BASELINE.name)}: {BASELINE.name}, median time;"
         " the others: ratio of medians to it (lower is better).",
@@ -130,13 +124,7 @@ def threads_table(results: dict[str, Any], width: int = 80) -> str:
             cells.append("n/a" if speed is None else f"{speed:.2f}×")
             label = short.get(name, name) + (" (ref.)" if name == section["reference"] else "")
             table.append([f"  {label}", *cells])
-    widths = [max(len(row[index]) for row in table) for index in range(len(table[0]))]
-    lines = [
-        "  ".join(
-            [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
-        ).rstrip()
-        for row in table
-    ]
+    lines = aligned(table)
     legend = [
         "Each thread works on a class and an instance of its own, made before the threads"
         " start; they start together and run the same work: time per operation in each"
@@ -174,4 +162,15 @@ def _labelled(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         (f"{operation}, {label}", found[label])
         for operation, found in section["operations"].items()
         for label in THREAD_ROWS.values()
+    ]
+
+
+def aligned(table: list[list[str]]) -> list[str]:
+    """Lay *table* out in columns: the first left-aligned, the others right-aligned."""
+    widths = [max(len(row[index]) for row in table) for index in range(len(table[0]))]
+    return [
+        "  ".join(
+            [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+        ).rstrip()
+        for row in table
     ]
