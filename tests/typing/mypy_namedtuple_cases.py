@@ -220,13 +220,24 @@ PLAIN = "namedtuple"
 RECORDS = "records"
 
 
+#: The plugin's wording of mypy's own messages about a named tuple, and mypy's.
+PLUGIN_WORDING = {
+    '"__init_subclass__" of "Record"': '"__init_subclass__" of "NamedTuple"',
+    "Self type cannot be used in a record field type": (
+        "Self type cannot be used in NamedTuple item type"
+    ),
+}
+
+
 def normalise(output: str) -> list[str]:
     """mypy's output lines, less what names the spelling rather than the type.
 
     - the summary line (`Found 2 errors in 1 file`, `Success: ...`);
     - `Record.define` is named as the call mypy names (`NamedTuple`), and
       `Record` as `NamedTuple`, where a message quotes the spelling: the
-      records variant spells the same class that way in its source.
+      records variant spells the same class that way in its source;
+    - where the plugin reports what mypy reports for a named tuple, its
+      words for a record are read as mypy's (`PLUGIN_WORDING`).
     """
     lines = []
     for line in output.splitlines():
@@ -234,6 +245,8 @@ def normalise(output: str) -> list[str]:
             continue
         line = line.replace('"Record.define()"', '"NamedTuple()"')
         line = line.replace("records.Record", "typing.NamedTuple")
+        for plugin, mypy in PLUGIN_WORDING.items():
+            line = line.replace(plugin, mypy)
         lines.append(line)
     return lines
 
