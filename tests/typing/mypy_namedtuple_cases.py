@@ -33,6 +33,7 @@ import ast
 import dataclasses
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shlex
@@ -319,14 +320,22 @@ def all_cases(version: str) -> list[Case]:
 
 
 def run_cases(cases: list[Case], workers: int | None = None) -> dict[str, Result]:
-    """Each case run both ways, by name; the cases are spread over processes."""
+    """Each case run both ways, by name; the cases are spread over processes.
+
+    The processes are spawned, not forked: the test process may run threads
+    (forking it then warns, an error under pytest), and mypy's compiled
+    modules are better loaded afresh. Each worker checks its cases one after
+    another in one interpreter, from a mypy cache of its own per spelling,
+    which holds the standard library after its first case.
+    """
     workers = workers or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="mypy-namedtuple-") as workdir:
         if workers == 1:
             results = [_run_case(case, workdir) for case in cases]
         else:
-            with ProcessPoolExecutor(workers) as pool:
-                results = list(pool.map(_run_case, cases, [workdir] * len(cases)))
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                results = list(pool.map(_run_case, cases, [workdir] * len(cases), chunksize=4))
     return {result.name: result for result in results}
 
 

@@ -7,10 +7,19 @@ differ, each `intended`, `limit` or `not yet`. A case not listed must give
 the same messages; a listed `intended` or `limit` case must still differ
 (or its row is stale); a `not yet` case is an expected failure, strict, so
 that fixing it fails the test until its row goes.
+
+The cases come from mypy's source distribution, downloaded from the package
+index once into a cache (`mypy_namedtuple_cases.CACHE_DIR`), and take about
+290 mypy runs: only the typing env of the test command (tox env "3.13")
+runs them, with `RECORDS_MYPY_CASES=1`; elsewhere they are skipped. Where
+they run, a source distribution neither cached nor downloadable is a
+failure, not a skip: the test command's machines reach the package index.
+By hand: `RECORDS_MYPY_CASES=1 pytest tests/typing/test_mypy_namedtuple_cases.py`.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from functools import cache
@@ -19,9 +28,17 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("mypy")
+if not os.environ.get("RECORDS_MYPY_CASES"):
+    pytest.skip(
+        "about 290 mypy runs over mypy's own cases: run by the typing env (tox -e 3.13), "
+        "or with RECORDS_MYPY_CASES=1",
+        allow_module_level=True,
+    )
 
 sys.path.insert(0, str(Path(__file__).parent))
 import mypy_namedtuple_cases as cases
+
+pytestmark = pytest.mark.slow
 
 TYPING_MD = Path(__file__).parents[2] / "docs" / "pages" / "typing.md"
 STATUSES = ("intended", "limit", "not yet")
@@ -50,29 +67,50 @@ def mypy_version() -> str:
     return mypy.version.__version__.partition("+")[0]
 
 
+def load_cases() -> tuple[list[cases.Case], str | None]:
+    """The cases of the mypy under test, or none and why they cannot be had."""
+    version = mypy_version()
+    try:
+        return cases.all_cases(version), None
+    except (OSError, ValueError) as error:  # no network (URLError), not on the index
+        return [], (
+            f"mypy {version}'s source distribution is not in {cases.CACHE_DIR} and could "
+            f"not be downloaded from the package index ({error}): run once with network, "
+            "or set RECORDS_MYPY_SDIST_CACHE to a folder that holds "
+            f"mypy-{version}.tar.gz"
+        )
+
+
+CASES, UNAVAILABLE = load_cases()
+
+
 @cache
 def results() -> dict[str, cases.Result]:
     """Every case run both ways, once per session, over a process pool."""
-    return cases.run_cases(cases.all_cases(mypy_version()))
+    return cases.run_cases(CASES)
+
+
+def test_sdist_available():
+    """mypy's cases can be had: a missing source distribution fails here, once, clearly."""
+    if UNAVAILABLE is not None:
+        pytest.fail(UNAVAILABLE, pytrace=False)
 
 
 def test_table_names_cases():
     """Each row of the table names a case of the mypy under test."""
-    names = {case.name for case in cases.all_cases(mypy_version())}
+    if UNAVAILABLE is not None:
+        pytest.skip("no cases (test_sdist_available)")
+    names = {case.name for case in CASES}
     assert set(intended_differences()) <= names
 
 
 def _params():
     table = intended_differences()
-    try:
-        names = [case.name for case in cases.all_cases(mypy_version())]
-    except Exception:  # no mypy, or no network for the first download
-        names = sorted(table)
-    for name in names:
-        marks = [pytest.mark.slow]
-        if table.get(name) == "not yet":
+    for case in CASES:
+        marks = []
+        if table.get(case.name) == "not yet":
             marks.append(pytest.mark.xfail(reason="listed as not yet", strict=True))
-        yield pytest.param(name, table.get(name), marks=marks, id=name)
+        yield pytest.param(case.name, table.get(case.name), marks=marks, id=case.name)
 
 
 @pytest.mark.parametrize(("name", "status"), list(_params()))
