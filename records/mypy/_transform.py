@@ -225,13 +225,25 @@ class RecordTransformer:
         of its bases, but not for a tuple type such as a record. Records pass
         the keywords on to that method (``metaclass`` is the class
         statement's): when it is ``object``'s, it takes none. A base's own
-        ``__init_subclass__`` is left to that base (not checked here).
+        ``__init_subclass__`` is left to that base (not checked here), and so
+        are the keywords of a class with a metaclass of its own, which may
+        take them (mypy leaves those too).
         """
         keywords = [name for name in self.ctx.cls.keywords if name != "metaclass"]
-        if not keywords:
+        metaclass = self.info.metaclass_type
+        if not keywords or (
+            metaclass is not None
+            and metaclass.type.fullname not in ("builtins.type", "abc.ABCMeta")
+        ):
             return
-        takes = next(base for base in self.info.mro[1:] if "__init_subclass__" in base.names)
-        if takes.fullname == "builtins.object":
+        takes = next(
+            (base for base in self.info.mro[1:] if "__init_subclass__" in base.names), None
+        )
+        if (
+            takes is not None
+            and takes.fullname == "builtins.object"
+            and not self.info.fallback_to_any
+        ):
             for name in keywords:
                 _errors.error_class_keyword(self.api, name, self.ctx.cls)
 
@@ -609,9 +621,16 @@ def _mark_named_tuple(ctx: ClassDefContext) -> None:
     mypy takes a class marked so where ``typing.NamedTuple`` is annotated,
     applies type arguments to a generic one (``NT[int](...)``) and infers
     its type variables from its fields. The mark cannot be set earlier: mypy
-    would analyse the class again as a ``typing.NamedTuple`` class.
+    would analyse the class again as a ``typing.NamedTuple`` class. Its
+    field names go with it, where mypy keeps a named tuple's for mypyc
+    (which reads a marked class's fields by index).
     """
     info = ctx.cls.info
     schedule_patch = getattr(ctx.api, "schedule_patch", None)
     if schedule_patch is not None and not info.is_named_tuple:
-        schedule_patch(PRIORITY_FALLBACKS, lambda: setattr(info, "is_named_tuple", True))
+        schedule_patch(PRIORITY_FALLBACKS, lambda: _mark(info))
+
+
+def _mark(info: TypeInfo) -> None:
+    info.metadata["namedtuple"] = {"fields": stored_names(info)}
+    info.is_named_tuple = True
