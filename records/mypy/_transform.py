@@ -51,6 +51,7 @@ from mypy.types import (
     get_proper_type,
     has_type_vars,
 )
+from mypy.typevars import fill_typevars
 
 from records import _rules
 
@@ -586,12 +587,35 @@ def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
     info.update_tuple_type(tuple_type)
     if info.special_alias is not None and info.defn.type_vars:
         info.special_alias.alias_tvars = list(info.defn.type_vars)
+    _add_tuple_base(info, fallback)
     if not has_type_vars(tuple_type):
         # The precise fallback (tuple[int | str, ...]) needs joins, which exist
         # only after semantic analysis; mypy's named tuples patch it the same way.
         schedule_patch = getattr(ctx.api, "schedule_patch", None)
         if schedule_patch is not None:
             schedule_patch(PRIORITY_FALLBACKS, lambda: calculate_tuple_fallback(tuple_type))
+
+
+def _add_tuple_base(info: TypeInfo, fallback: Instance) -> None:
+    """
+    Make the tuple type's fallback the first direct base of the record, as a named tuple's is.
+
+    mypy maps a class to ``tuple`` through its bases (``tuple``'s methods,
+    joins with other tuples): through ``Record``, whose base is
+    ``tuple[Any, ...]``, every item would be ``Any``. Directly, it is the
+    join of the fields' types (patched after semantic analysis), or for a
+    generic record the join of its items' types as the type arguments make
+    them. The MRO stays mypy's: ``tuple`` follows ``Record`` there.
+
+    ``Self`` in the class body was bound to the plain class, which had no
+    tuple type yet; it is bound to the tuple type, as a named tuple's is, so
+    that ``self._replace()`` in a method returning ``Self`` takes ``self``.
+    (The variable is shared: the body's methods see the new bound.)
+    """
+    bases = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
+    info.bases = [fallback, *bases]
+    if info.self_type is not None:
+        info.self_type.upper_bound = fill_typevars(info)
 
 
 def _set_metaclass(ctx: ClassDefContext) -> None:
