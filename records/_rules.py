@@ -154,6 +154,17 @@ def computed_name_message(record: str, name: str) -> str:
     return f"record {record!r}: {name!r} is computed from the annotations and cannot be defined"
 
 
+def slots_message(record: str) -> str:
+    """
+    Message for a record body that defines ``__slots__`` other than empty.
+
+    CPython refuses it itself ("nonempty __slots__ not supported for subtype
+    of ..."): a record is a tuple, whose subclasses cannot add slots. The
+    type checker says so in the records' terms.
+    """
+    return f"record {record!r}: __slots__ must be empty (subclasses of tuple cannot add slots)"
+
+
 def post_init_message(record: str) -> str:
     """Message for a record that defines or inherits a ``__post_init__``, which nothing calls."""
     return (

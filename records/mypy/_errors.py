@@ -7,6 +7,7 @@ with mypy's quoting (``"name"`` instead of ``'name'``).
 
 from __future__ import annotations
 
+from mypy import errorcodes as codes
 from mypy.errorcodes import ErrorCode
 
 from records import _rules
@@ -35,6 +36,10 @@ FOREIGN_FIELD = ErrorCode(
 INIT = ErrorCode(
     "records-init", "Records are made by __new__: no __init__ or __post_init__", "records"
 )
+COMPUTED_NAME = ErrorCode(
+    "records-computed-name", "Records compute _fields and _field_defaults", "records"
+)
+SLOTS = ErrorCode("records-slots", "A record's __slots__ is empty", "records")
 FIELD_TYPE = ErrorCode(
     "records-field-type", "Record.define needs a type for each field", "records"
 )
@@ -115,3 +120,27 @@ def error_init(
     else:
         message = _rules.post_init_message(record)
     api.fail(_mypy_quotes(message), context, code=INIT)
+
+
+def error_computed_name(
+    api: SemanticAnalyzerPluginInterface, record: str, name: str, context: Context
+) -> None:
+    """Report a name records compute (``_fields``) defined in a record's body."""
+    message = _rules.computed_name_message(record, name)
+    api.fail(_mypy_quotes(message), context, code=COMPUTED_NAME)
+
+
+def error_slots(api: SemanticAnalyzerPluginInterface, record: str, context: Context) -> None:
+    """Report ``__slots__`` other than empty in a record's body."""
+    api.fail(_mypy_quotes(_rules.slots_message(record)), context, code=SLOTS)
+
+
+def error_class_keyword(api: SemanticAnalyzerPluginInterface, name: str, context: Context) -> None:
+    """Report a class keyword that no ``__init_subclass__`` takes, in mypy's words."""
+    message = f'Unexpected keyword argument "{name}" for "__init_subclass__" of "Record"'
+    api.fail(message, context, code=codes.CALL_ARG)
+
+
+def error_self_in_field(api: SemanticAnalyzerPluginInterface, context: Context) -> None:
+    """Report ``Self`` in a field's type, in mypy's words for a named tuple's item."""
+    api.fail("Self type cannot be used in a record field type", context, code=codes.MISC)

@@ -2,8 +2,9 @@
 Add what ``Record.__init_subclass__`` generates to a record's ``TypeInfo``.
 
 The namedtuple API (``_fields``, ``_field_defaults``, ``__match_args__``,
-``__new__``, ``_replace``, ``_make``, ``_asdict``) and ``__iter__``, typed
-from the fields. Anything the class body defines is kept, never replaced.
+``__new__``, ``_replace``, ``_make``, ``_asdict``), ``__replace__`` (which
+``copy.replace`` calls) and ``__iter__``, typed from the fields. Anything
+the class body defines is kept, never replaced.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = 
     _add_method(ctx, self_tvar, "__new__", new_args, None, kind="new")
     replace_args = [Argument(Var(f.name, f.type), f.type, None, ARG_NAMED_OPT) for f in fields]
     _add_method(ctx, self_tvar, "_replace", replace_args, None)
+    _add_method(ctx, self_tvar, "__replace__", list(replace_args), None)
     iterable = api.named_type("typing.Iterable", [any_type()])
     make_args = [Argument(Var("iterable", iterable), iterable, None, ARG_POS)]
     _add_method(ctx, self_tvar, "_make", make_args, None, kind="classmethod")
@@ -161,8 +163,9 @@ def _add_method(
     first = "_cls" if takes_class else "_self"
     func.arguments[0].variable = Var(first, first_type)
     func.type = func.type.copy_modified(arg_names=[first, *func.type.arg_names[1:]])
-    # Marked decorated, as a method of the class body would not be: mypy then
-    # neither checks it as an override of the looser methods of the stub's Record
-    # nor adds it to the symbol table again, as the class body's own, when
-    # it analyses the class body again.
+    # Out of the class body, as mypy's own named tuple methods are: mypy's
+    # checker then does not check it as the class body's own (a covariant type
+    # variable as a parameter of _replace, an override of the looser methods
+    # of the stub's Record), nor does mypy analyse it again as the body's own.
+    info.defn.defs.body.remove(func)
     func.is_decorated = True

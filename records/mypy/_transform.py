@@ -10,6 +10,7 @@ attributes.
 
 from __future__ import annotations
 
+from mypy.expandtype import expand_type
 from mypy.nodes import (
     AssignmentStmt,
     Block,
@@ -29,23 +30,28 @@ from mypy.nodes import (
     Statement,
     TempNode,
     TryStmt,
+    TupleExpr,
     TypeInfo,
     Var,
     WhileStmt,
     WithStmt,
 )
 from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
+from mypy.typeops import get_all_type_vars
 from mypy.types import (
+    AnyType,
     CallableType,
     Instance,
     TupleType,
     Type,
     TypeAliasType,
+    TypeOfAny,
     TypeType,
     UnionType,
     get_proper_type,
     has_type_vars,
 )
+from mypy.typevars import fill_typevars
 
 from records import _rules
 
@@ -180,10 +186,8 @@ class RecordTransformer:
         record = self.info.name
         own: list[Field] = []
         previous_default = next((f.name for f in reversed(inherited) if f.has_default), None)
-        for stmt in self.ctx.cls.defs.body:
-            defined = _defined_function(stmt)
-            if defined in _rules.REFUSED_METHODS:
-                _errors.error_init(api, record, defined, stmt)
+        self._check_class_keywords()
+        self._check_body_names()
         for stmt in _annotations(self.ctx.cls.defs):
             lvalue = stmt.lvalues[0]
             if not isinstance(lvalue, NameExpr) or any(f.name == lvalue.name for f in own):
@@ -198,6 +202,7 @@ class RecordTransformer:
                     self.defer()
                     return None
                 node.type = any_type()
+            node.type = self._without_self_type(node.type, stmt)
             if name.startswith("_"):
                 _errors.error_field_name(api, record, name, stmt)
             if any(field.name == name for field in inherited):
@@ -212,6 +217,64 @@ class RecordTransformer:
             node.is_property = True  # read-only, as the accessor is
             own.append(Field(name, node.type, has_default))
         return own
+
+    def _check_class_keywords(self) -> None:
+        """
+        Report the class keywords no ``__init_subclass__`` takes, as mypy does for a class.
+
+        mypy checks a class's keywords against the first ``__init_subclass__``
+        of its bases, but not for a tuple type such as a record. Records pass
+        the keywords on to that method (``metaclass`` is the class
+        statement's): when it is ``object``'s, it takes none. A base's own
+        ``__init_subclass__`` is left to that base (not checked here), and so
+        are the keywords of a class with a metaclass of its own, which may
+        take them (mypy leaves those too).
+        """
+        keywords = [name for name in self.ctx.cls.keywords if name != "metaclass"]
+        metaclass = self.info.metaclass_type
+        if not keywords or (
+            metaclass is not None
+            and metaclass.type.fullname not in ("builtins.type", "abc.ABCMeta")
+        ):
+            return
+        takes = next(
+            (base for base in self.info.mro[1:] if "__init_subclass__" in base.names), None
+        )
+        if (
+            takes is not None
+            and takes.fullname == "builtins.object"
+            and not self.info.fallback_to_any
+        ):
+            for name in keywords:
+                _errors.error_class_keyword(self.api, name, self.ctx.cls)
+
+    def _check_body_names(self) -> None:
+        """Report what the body defines that a record refuses: ``__init__``, ``_fields``..."""
+        record = self.info.name
+        for stmt in self.ctx.cls.defs.body:
+            for name in _defined_names(stmt):
+                if name in _rules.REFUSED_METHODS:
+                    _errors.error_init(self.api, record, name, stmt)
+                elif name in _rules.COMPUTED_NAMES:
+                    _errors.error_computed_name(self.api, record, name, stmt)
+                elif name == "__slots__" and not _is_empty_slots(stmt):
+                    _errors.error_slots(self.api, record, stmt)
+
+    def _without_self_type(self, typ: Type, context: AssignmentStmt) -> Type:
+        """
+        Return the field type *typ* with ``Self`` refused, as mypy refuses it in a named tuple.
+
+        A field typed with the class's own subclass is not a type a tuple can
+        have: ``Self`` becomes ``Any`` (mypy's type for an error), so that
+        calls are not checked against a type variable nothing binds.
+        """
+        self_type = self.info.self_type
+        if self_type is None or not any(
+            tvar.id == self_type.id for tvar in get_all_type_vars(typ)
+        ):
+            return typ
+        _errors.error_self_in_field(self.api, context)
+        return expand_type(typ, {self_type.id: AnyType(TypeOfAny.from_error)})
 
     def apply(self, collected: _Collected) -> None:
         """Make the class the tuple of its fields, with the members a record has."""
@@ -236,6 +299,8 @@ class RecordTransformer:
         store(self.info, fields, synthetic=synthetic)
         _forget_own_tuple_conflict(self.ctx)
         _set_tuple_type(self.ctx, fields)
+        _set_metaclass(self.ctx)
+        _mark_named_tuple(self.ctx)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
             add_members(self.ctx, fields, synthetic=synthetic)
         self._point_signatures_at_tuple_types()
@@ -475,13 +540,22 @@ def _has_default(
     return True
 
 
-def _defined_function(stmt: Statement) -> str | None:
-    """Return the name of the function *stmt* defines, if it defines one."""
+def _defined_names(stmt: Statement) -> list[str]:
+    """Return the names *stmt* defines in a class body: a function's, or an assignment's."""
     if isinstance(stmt, (FuncDef, OverloadedFuncDef)):
-        return stmt.name
+        return [stmt.name]
     if isinstance(stmt, Decorator):
-        return stmt.func.name
-    return None
+        return [stmt.func.name]
+    if isinstance(stmt, AssignmentStmt):
+        return [lvalue.name for lvalue in stmt.lvalues if isinstance(lvalue, NameExpr)]
+    return []
+
+
+def _is_empty_slots(stmt: Statement) -> bool:
+    """Whether *stmt* assigns ``__slots__`` an empty tuple or list, which a record may have."""
+    return isinstance(stmt, AssignmentStmt) and (
+        isinstance(stmt.rvalue, (TupleExpr, ListExpr)) and not stmt.rvalue.items
+    )
 
 
 def _check_mutable(
@@ -513,9 +587,74 @@ def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
     info.update_tuple_type(tuple_type)
     if info.special_alias is not None and info.defn.type_vars:
         info.special_alias.alias_tvars = list(info.defn.type_vars)
+    _add_tuple_base(info, fallback)
     if not has_type_vars(tuple_type):
         # The precise fallback (tuple[int | str, ...]) needs joins, which exist
         # only after semantic analysis; mypy's named tuples patch it the same way.
         schedule_patch = getattr(ctx.api, "schedule_patch", None)
         if schedule_patch is not None:
             schedule_patch(PRIORITY_FALLBACKS, lambda: calculate_tuple_fallback(tuple_type))
+
+
+def _add_tuple_base(info: TypeInfo, fallback: Instance) -> None:
+    """
+    Make the tuple type's fallback the first direct base of the record, as a named tuple's is.
+
+    mypy maps a class to ``tuple`` through its bases (``tuple``'s methods,
+    joins with other tuples): through ``Record``, whose base is
+    ``tuple[Any, ...]``, every item would be ``Any``. Directly, it is the
+    join of the fields' types (patched after semantic analysis), or for a
+    generic record the join of its items' types as the type arguments make
+    them. The MRO stays mypy's: ``tuple`` follows ``Record`` there.
+
+    ``Self`` in the class body was bound to the plain class, which had no
+    tuple type yet; it is bound to the tuple type, as a named tuple's is, so
+    that ``self._replace()`` in a method returning ``Self`` takes ``self``.
+    (The variable is shared: the body's methods see the new bound.)
+    """
+    bases = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
+    info.bases = [fallback, *bases]
+    if info.self_type is not None:
+        info.self_type.upper_bound = fill_typevars(info)
+
+
+def _set_metaclass(ctx: ClassDefContext) -> None:
+    """
+    Make ``type`` the record's metaclass, as at run time, unless a base or the class names one.
+
+    typeshed derives ``tuple`` from ``Sequence``, whose metaclass is
+    ``ABCMeta``: mypy would give a record ``ABCMeta``'s methods (``register``)
+    and take an empty method for an abstract one. At run time ``tuple``'s
+    metaclass is ``type``, and mypy gives a named tuple none.
+    """
+    info = ctx.cls.info
+    tuple_info = ctx.api.named_type("builtins.tuple", [any_type()]).type
+    declared = [
+        klass
+        for klass in info.mro
+        if klass.declared_metaclass is not None and klass not in tuple_info.mro
+    ]
+    if not declared:
+        info.metaclass_type = ctx.api.named_type("builtins.type")
+
+
+def _mark_named_tuple(ctx: ClassDefContext) -> None:
+    """
+    Mark the record as a named tuple for mypy's type checker, once semantic analysis is over.
+
+    mypy takes a class marked so where ``typing.NamedTuple`` is annotated,
+    applies type arguments to a generic one (``NT[int](...)``) and infers
+    its type variables from its fields. The mark cannot be set earlier: mypy
+    would analyse the class again as a ``typing.NamedTuple`` class. Its
+    field names go with it, where mypy keeps a named tuple's for mypyc
+    (which reads a marked class's fields by index).
+    """
+    info = ctx.cls.info
+    schedule_patch = getattr(ctx.api, "schedule_patch", None)
+    if schedule_patch is not None and not info.is_named_tuple:
+        schedule_patch(PRIORITY_FALLBACKS, lambda: _mark(info))
+
+
+def _mark(info: TypeInfo) -> None:
+    info.metadata["namedtuple"] = {"fields": stored_names(info)}
+    info.is_named_tuple = True
