@@ -402,11 +402,17 @@ constructor_data_of(PyTypeObject *type)
 }
 
 /* The version tag of type, which CPython changes whenever the class or one
- * of its bases changes; 0 where it has none that is valid now. */
+ * of its bases changes; 0 where it has none that is valid now (up to 3.12 a
+ * flag says whether the tag is valid; from 3.13 on, 0 is the invalid tag). */
 static inline unsigned int
 class_version(PyTypeObject *type)
 {
-    return PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) ? type->tp_version_tag : 0;
+#if PY_VERSION_HEX < 0x030D0000
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return 0;
+    }
+#endif
+    return type->tp_version_tag;
 }
 
 /* 1 if copyreg's dispatch_table (table, borrowed) has a reducer for type,
