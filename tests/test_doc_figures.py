@@ -172,3 +172,11 @@ def test_quoted_figures_come_from_results(document, values):
             if not found(number, unit, values):
                 missing.append(f"line {line}: {figure} ({number} {unit})")
     assert not missing, "figures in no file of benchmarks/results/:\n" + "\n".join(missing)
+
+
+def test_versions_table_is_the_results_file():
+    """The Performance page shows the table of every version as its results file has it."""
+    table = (RESULTS / "versions.md").read_text().split("\n\n")[0].strip()
+    page = (ROOT / "docs" / "pages" / "performance.md").read_text()
+    assert table.startswith("| row |")
+    assert table in page
