@@ -394,7 +394,9 @@ record_from_positional(PyTypeObject *cls, Py_ssize_t size, PyObject *defaults,
     if (nargs > size || nargs < first_default || first_default < 0) {
         return NULL;
     }
-    PyObject *record = cls->tp_alloc(cls, size);
+    PyObject *record = cls->tp_alloc == record_alloc && cls->tp_free == PyObject_GC_Del
+                           ? allocate_in_room(cls, size) /* what record_alloc does then */
+                           : cls->tp_alloc(cls, size);
     if (record == NULL) {
         return NULL;
     }

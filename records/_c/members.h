@@ -197,11 +197,29 @@ settle_room(PyTypeObject *cls)
     }
 }
 
+/* A new instance of the record class cls of nitems items, in the room its
+ * layout gives and as many more items as it needs. */
+static inline PyObject *
+allocate_in_room(PyTypeObject *cls, Py_ssize_t nitems)
+{
+    Py_ssize_t room = room_in_layout(cls);
+    PyObject *record = PyType_GenericAlloc(cls, nitems > room ? nitems - room : 0);
+    if (record == NULL) {
+        return NULL;
+    }
+    Py_SET_SIZE(record, nitems);
+    reset_hash_cache(record);
+    return record;
+}
+
 /* The tp_alloc of prepared record classes, which have no __dict__: room for
  * max(nitems, room) items, as a tuple of that many items takes. */
 static PyObject *
 record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
 {
+    if (cls->tp_free == PyObject_GC_Del) { /* used: the common case */
+        return allocate_in_room(cls, nitems);
+    }
     if (is_building(cls)) {
         raise_rule(PyExc_TypeError, "not_finished_message", "(O)",
                    ((PyHeapTypeObject *)cls)->ht_name);
@@ -211,14 +229,7 @@ record_alloc(PyTypeObject *cls, Py_ssize_t nitems)
         cls->tp_free = PyObject_GC_Del; /* its room is fixed from now on */
         settle_room(cls);
     }
-    Py_ssize_t room = room_in_layout(cls);
-    PyObject *record = PyType_GenericAlloc(cls, nitems > room ? nitems - room : 0);
-    if (record == NULL) {
-        return NULL;
-    }
-    Py_SET_SIZE(record, nitems);
-    reset_hash_cache(record);
-    return record;
+    return allocate_in_room(cls, nitems);
 }
 
 /* The tp_dealloc of the classes records lays out (given with record_alloc)
