@@ -15,6 +15,7 @@ from mypy.plugin import ClassDefContext, Plugin
 from mypy.types import DATACLASS_TRANSFORM_NAMES
 
 from ._as_namedtuple import DEFINE_FULLNAME, read_as_records
+from ._bases import inline_define_bases
 from ._fields import RECORD_FULLNAMES, is_record
 from ._functional import define_hook
 from ._replace import REPLACE_FULLNAMES, replace_hook
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 
 
 def take_dataclass_transform_off(ctx: ClassDefContext) -> None:
@@ -54,7 +55,14 @@ class RecordsPlugin(Plugin):
     """Hooks for classes whose bases include records.Record."""
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        """Read ``records.as_namedtuple``'s ``Record`` as ``records.Record`` (see its stub)."""
+        """
+        Rewrite the module just parsed, before mypy analyses it.
+
+        ``records.as_namedtuple``'s ``Record`` is read as ``records.Record``
+        (see its stub), and a ``Record.define(...)`` base is bound to a name
+        (see ``_bases``).
+        """
+        inline_define_bases(file)
         return read_as_records(file)
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:

@@ -7,7 +7,8 @@ with mypy's quoting (``"name"`` instead of ``'name'``).
 
 from __future__ import annotations
 
-from mypy.errorcodes import ErrorCode
+from mypy.errorcodes import NAME_MATCH, ErrorCode
+from mypy.semanal import SemanticAnalyzer
 
 from records import _rules
 
@@ -115,3 +116,21 @@ def error_init(
     else:
         message = _rules.post_init_message(record)
     api.fail(_mypy_quotes(message), context, code=INIT)
+
+
+# mypy's own messages for the functional NamedTuple, where records follow it.
+
+
+def error_generic_inline_base(api: SemanticAnalyzerPluginInterface, context: Context) -> None:
+    """Report a generic ``Record.define(...)`` base, as mypy reports a ``NamedTuple(...)`` one."""
+    api.fail("Generic named tuples are not supported for legacy class syntax", context)
+    if isinstance(api, SemanticAnalyzer):  # the plugin interface has no notes
+        api.note("Use either Python 3 class syntax, or the assignment syntax", context)
+
+
+def error_name_mismatch(
+    api: SemanticAnalyzerPluginInterface, variable: str, record: str, context: Context
+) -> None:
+    """Report ``A = Record.define("X", ...)``, as mypy reports it for ``NamedTuple``."""
+    message = f'First argument to namedtuple() should be "{variable}", not "{record}"'
+    api.fail(message, context, code=NAME_MATCH)

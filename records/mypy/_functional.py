@@ -6,6 +6,9 @@ statement would be.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from mypy.erasetype import erase_typevars
 from mypy.exprtotype import TypeTranslationError, expr_to_unanalyzed_type
 from mypy.nodes import (
     GDEF,
@@ -25,14 +28,18 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import ClassDefContext
-from mypy.types import AnyType, Instance, Type, TypeOfAny
+from mypy.semanal import SemanticAnalyzer
+from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeVarLikeType
 
 from . import _errors
+from ._bases import is_inline_base
 from ._fields import RECORD_FULLNAME, any_type, is_record
 from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from mypy.plugin import DynamicClassDefContext, SemanticAnalyzerPluginInterface
 
 
@@ -103,10 +110,19 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
         info.defn.line = ctx.call.line
         api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
-    types = _field_types(api, record, pairs)
+    with _type_variable_scope(api, ctx.name) as bind:
+        type_vars = bind([annotation for _, annotation in pairs])
+        types = _field_types(api, record, pairs)
     if types is None:
         wait(api, info)
         return
+    if type_vars and is_inline_base(ctx.name):
+        _errors.error_generic_inline_base(api, ctx.call)
+        types = [erase_typevars(typ) for typ in types]
+        type_vars = []
+    _set_type_variables(api, info, type_vars)
+    if record != ctx.name and not is_inline_base(ctx.name):
+        _errors.error_name_mismatch(api, ctx.name, record, ctx.call)
 
     info.defn.defs.body.clear()
     defn = info.defn
@@ -140,6 +156,35 @@ def _field_types(
             analyzed = AnyType(TypeOfAny.from_error)
         types.append(analyzed)
     return types
+
+
+@contextmanager
+def _type_variable_scope(
+    api: SemanticAnalyzerPluginInterface, name: str
+) -> Iterator[Callable[[list[Expression]], list[TypeVarLikeType]]]:
+    """
+    Open the scope of the class's type variables; yield what binds those of field types.
+
+    As for the functional ``NamedTuple``, every type variable the field types
+    name becomes a type parameter of the record, in order of first mention
+    (``Record.define("Pair", [("key", K), ("value", V)])`` is ``Pair[K, V]``).
+    mypy binds them in the class's scope, through its semantic analyser's
+    ``get_and_bind_all_tvars`` (the plugin interface has no equivalent), so
+    that the field types read them as bound.
+    """
+    if not isinstance(api, SemanticAnalyzer):  # another analyser: no type parameters
+        yield lambda _: []
+        return
+    with api.tvar_scope_frame(api.tvar_scope.class_frame(api.qualified_name(name))):
+        yield api.get_and_bind_all_tvars
+
+
+def _set_type_variables(
+    api: SemanticAnalyzerPluginInterface, info: TypeInfo, type_vars: list[TypeVarLikeType]
+) -> None:
+    """Make *type_vars* the type parameters of the record *info* (none: not generic)."""
+    if isinstance(api, SemanticAnalyzer):
+        api.setup_type_vars(info.defn, type_vars)
 
 
 def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:

@@ -24,7 +24,6 @@ from mypy.plugins.common import add_method_to_class
 from mypy.types import (
     AnyType,
     CallableType,
-    Instance,
     LiteralType,
     TupleType,
     Type,
@@ -34,6 +33,7 @@ from mypy.types import (
     TypeVarType,
     UnionType,
 )
+from mypy.typevars import fill_typevars
 
 from ._fields import Field, any_type
 
@@ -141,7 +141,7 @@ def _add_method(
     self_type: Type
     if self_tvar is None:  # a synthetic class: the class itself
         assert info.tuple_type is not None
-        self_type = info.tuple_type.copy_modified(fallback=Instance(info, []))
+        self_type = fill_typevars(info)  # the tuple type, its fallback the class
     else:
         self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
     takes_class = kind in ("new", "classmethod")
