@@ -15,7 +15,7 @@ from records import _rules
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mypy.nodes import Context
-    from mypy.plugin import SemanticAnalyzerPluginInterface
+    from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
 FIELD_NAME = ErrorCode(
     "records-field-name", "Record field names must be public identifiers", "records"
@@ -134,3 +134,8 @@ def error_name_mismatch(
     """Report ``A = Record.define("X", ...)``, as mypy reports it for ``NamedTuple``."""
     message = f'First argument to namedtuple() should be "{variable}", not "{record}"'
     api.fail(message, context, code=NAME_MATCH)
+
+
+def error_define_as_attribute(api: CheckerPluginInterface, context: Context) -> None:
+    """Report ``self.x = Record.define(...)``, as mypy reports ``self.x = NamedTuple(...)``."""
+    api.fail("NamedTuple type as an attribute is not supported", context)

@@ -29,18 +29,32 @@ from mypy.nodes import (
 )
 from mypy.plugin import ClassDefContext
 from mypy.semanal import SemanticAnalyzer
-from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeVarLikeType
+from mypy.type_visitor import TypeTranslator
+from mypy.types import (
+    AnyType,
+    Instance,
+    Type,
+    TypeAliasType,
+    TypeOfAny,
+    TypeVarLikeType,
+    UnboundType,
+)
 
 from . import _errors
-from ._bases import is_inline_base
 from ._fields import RECORD_FULLNAME, any_type, is_record
+from ._parsed import is_attribute_define, is_inline_base
 from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from mypy.plugin import DynamicClassDefContext, SemanticAnalyzerPluginInterface
+    from mypy.plugin import (
+        DynamicClassDefContext,
+        FunctionContext,
+        MethodContext,
+        SemanticAnalyzerPluginInterface,
+    )
 
 
 def _arguments(ctx: DynamicClassDefContext) -> dict[str, Expression]:
@@ -108,11 +122,24 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
     info = _existing_class(ctx)
     if info is None:
         info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
-        info.defn.line = ctx.call.line
+        info.line = info.defn.line = ctx.call.line
         api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
-    with _type_variable_scope(api, ctx.name) as bind:
-        type_vars = bind([annotation for _, annotation in pairs])
-        types = _field_types(api, record, pairs)
+    with _class_scope(api, ctx.name) as bind:
+        _build(ctx, info, record, pairs, defaults, bind)
+
+
+def _build(
+    ctx: DynamicClassDefContext,
+    info: TypeInfo,
+    record: str,
+    pairs: list[tuple[str, Expression]],
+    defaults: dict[str, Expression],
+    bind: Callable[[list[Expression]], list[TypeVarLikeType]],
+) -> None:
+    """Build the record *info* as the class statement of its fields would be built."""
+    api = ctx.api
+    type_vars = bind([annotation for _, annotation in pairs])
+    types = _field_types(api, record, pairs)
     if types is None:
         wait(api, info)
         return
@@ -124,8 +151,8 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
     if record != ctx.name and not is_inline_base(ctx.name):
         _errors.error_name_mismatch(api, ctx.name, record, ctx.call)
 
-    info.defn.defs.body.clear()
     defn = info.defn
+    defn.defs.body.clear()
     for (name, _), typ in zip(pairs, types):
         var = Var(name, typ)
         var.info = info
@@ -135,7 +162,14 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.new_syntax = True
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
-    transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
+    transform(ClassDefContext(defn, ctx.call, api))
+
+
+def attribute_define_hook(ctx: FunctionContext | MethodContext) -> Type:
+    """Report ``self.x = Record.define(...)`` (see ``_parsed``); the call's type is kept."""
+    if is_attribute_define(ctx.context):
+        _errors.error_define_as_attribute(ctx.api, ctx.context)
+    return ctx.default_return_type
 
 
 def _field_types(
@@ -154,23 +188,44 @@ def _field_types(
             if not api.final_iteration:
                 return None
             analyzed = AnyType(TypeOfAny.from_error)
-        types.append(analyzed)
+        types.append(analyzed.accept(_InvalidAsAny()))
     return types
 
 
+class _InvalidAsAny(TypeTranslator):
+    """
+    Replace what names no type (``foo`` a function), reported already, by ``Any``.
+
+    mypy's type analyser reports such a name and leaves it unanalysed. In a
+    field type it would be analysed again with the generated methods'
+    signatures, inside the record's class, where it may name a field.
+    """
+
+    def visit_unbound_type(self, t: UnboundType) -> Type:
+        """Return the ``Any`` of an error."""
+        return AnyType(TypeOfAny.from_error)
+
+    def visit_type_alias_type(self, t: TypeAliasType) -> Type:
+        """Keep an alias (a record named in a field): analysed, maybe recursive."""
+        return t
+
+
 @contextmanager
-def _type_variable_scope(
+def _class_scope(
     api: SemanticAnalyzerPluginInterface, name: str
 ) -> Iterator[Callable[[list[Expression]], list[TypeVarLikeType]]]:
     """
-    Open the scope of the class's type variables; yield what binds those of field types.
+    Open the class's scope of type variables; yield what binds those of field types.
 
     As for the functional ``NamedTuple``, every type variable the field types
     name becomes a type parameter of the record, in order of first mention
     (``Record.define("Pair", [("key", K), ("value", V)])`` is ``Pair[K, V]``).
     mypy binds them in the class's scope, through its semantic analyser's
     ``get_and_bind_all_tvars`` (the plugin interface has no equivalent), so
-    that the field types read them as bound.
+    that the field types read them as bound. The record is built in that
+    scope too, as a class statement's record is built in its class's: the
+    self type variable of its generated methods is numbered there, as the
+    methods' own scope numbers it when mypy analyses them.
     """
     if not isinstance(api, SemanticAnalyzer):  # another analyser: no type parameters
         yield lambda _: []

@@ -56,7 +56,6 @@ from ._fields import (
     any_type,
     is_built,
     is_record,
-    is_synthetic,
     store,
     stored_fields,
     stored_names,
@@ -97,9 +96,9 @@ class _Collected:
         self.own = own
 
 
-def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+def transform(ctx: ClassDefContext) -> None:
     """Build the record *ctx.cls* (the base class hook); see ``RecordTransformer``."""
-    RecordTransformer(ctx, synthetic=synthetic).transform()
+    RecordTransformer(ctx).transform()
 
 
 class RecordTransformer:
@@ -111,18 +110,12 @@ class RecordTransformer:
     tuple type, the metadata and the generated members. A base record not
     built yet, or a field type not analysed yet, defers the class to mypy's
     next pass, before anything is applied.
-
-    *synthetic* classes (from ``Record.define``) are not class statements:
-    mypy analyses their generated methods outside any class scope, where a
-    self type variable cannot be bound, so those methods take and return the
-    class itself.
     """
 
-    def __init__(self, ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+    def __init__(self, ctx: ClassDefContext) -> None:
         self.ctx = ctx
         self.api = ctx.api
         self.info = ctx.cls.info
-        self.synthetic = synthetic
 
     def transform(self) -> None:
         """Collect, then apply; nothing is applied on a pass that defers."""
@@ -229,15 +222,11 @@ class RecordTransformer:
                 node = self.info.names[field.name].node
                 if isinstance(node, Var):
                     node.type = field.type
-        # Below a record made by Record.define, self type variables do not bind
-        # either (mypy 2.4): the whole family uses concrete class types.
-        source = collected.source
-        synthetic = self.synthetic or (source is not None and is_synthetic(source))
-        store(self.info, fields, synthetic=synthetic)
+        store(self.info, fields)
         _forget_own_tuple_conflict(self.ctx)
         _set_tuple_type(self.ctx, fields)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
-            add_members(self.ctx, fields, synthetic=synthetic)
+            add_members(self.ctx, fields)
         self._point_signatures_at_tuple_types()
         if not api.final_iteration and any(
             _mentions_record(f.type, unbuilt_only=True) for f in collected.own

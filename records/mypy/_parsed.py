@@ -1,6 +1,11 @@
 """
-``class C(Record.define("C0", [...])): ...``: a record made in a base list.
+What the plugin reads in a module just parsed, before mypy analyses it.
 
+mypy calls the ``get_additional_deps`` hook with each module it has just
+parsed; the plugin reads two shapes of ``Record.define(...)`` calls there
+that no later hook sees.
+
+``class C(Record.define("C0", [...])): ...``, a record made in a base list.
 At run time the base expression is evaluated just before the class is
 created, in the same scope: the class statement is the class statement of
 a record base bound to a name nobody can spell::
@@ -13,17 +18,21 @@ and ``TypedDict(...)``, which its semantic analyser builds while it
 analyses the bases, under such a name (``C@base1``, the name mypy gives
 them). It offers plugins no hook there: the dynamic class hook, which
 types ``X = Record.define(...)``, is called for assignments only. So the
-plugin writes the class statement as above, in the parsed tree, before
-semantic analysis: in the ``get_additional_deps`` hook, which mypy calls
-with each module just parsed. The assignment is then typed by the dynamic
-class hook as any other ``Record.define``, and the class is a subclass of
-a record.
+plugin writes the class statement as above, in the parsed tree. The
+assignment is then typed by the dynamic class hook as any other
+``Record.define``, and the class is a subclass of a record.
 
-The tree is rewritten for calls of ``define`` and ``<name>.define``:
-names are not resolved yet when mypy parses a module, so a base
-``Other.define(...)`` of another library would be rewritten too; mypy
-then reports that ``C@base1`` is a variable, not a valid base class,
-where it reported an unsupported dynamic base class.
+``self.x = Record.define(...)``, a record assigned to an attribute, which
+mypy refuses for ``NamedTuple(...)``. The dynamic class hook is not called
+for it (mypy calls it for names only), and the hooks that see the call
+later do not see what it is assigned to: the plugin remembers the call
+here, and reports it when mypy checks it (``attribute_define_hook``).
+
+Names are not resolved yet when mypy parses a module: the plugin reads
+every call of ``define`` or ``<dotted name>.define`` in those places. A
+call in a base list that is not records' (another library's ``define``)
+is bound to a name all the same, and mypy reports that name as an invalid
+base class, where it reported an unsupported dynamic base class.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from mypy.nodes import (
     Block,
     CallExpr,
     ClassDef,
+    Context,
     Decorator,
     Expression,
     ForStmt,
@@ -62,22 +72,44 @@ def is_inline_base(name: str) -> bool:
     return INLINE_BASE in name
 
 
-def inline_define_bases(file: MypyFile) -> None:
-    """Bind each ``define(...)`` call in a base list of *file* to a name, before its class."""
-    _rewrite(file.defs)
+#: The ``define(...)`` calls assigned to an attribute, by module, each by its ``id``.
+_ATTRIBUTE_DEFINES: dict[str, dict[int, CallExpr]] = {}
 
 
-def _rewrite(body: list[Statement]) -> None:
-    """Rewrite the class statements of *body*, and of the blocks nested in it."""
+def read_parsed(file: MypyFile) -> None:
+    """
+    Read the module *file* just parsed: bind the ``define(...)`` calls of base lists
+    to names, and remember those assigned to attributes.
+    """
+    attribute_defines: dict[int, CallExpr] = {}
+    _read(file.defs, attribute_defines)
+    # Replaced on each parse, so that mypy's daemon does not keep old trees.
+    _ATTRIBUTE_DEFINES[file.fullname] = attribute_defines
+
+
+def is_attribute_define(call: Context) -> bool:
+    """Whether *call* is a ``define(...)`` call assigned to an attribute (``self.x = ...``)."""
+    return any(calls.get(id(call)) is call for calls in _ATTRIBUTE_DEFINES.values())
+
+
+def _read(body: list[Statement], attribute_defines: dict[int, CallExpr]) -> None:
+    """Read the statements of *body*, and of the blocks nested in it."""
     index = 0
     while index < len(body):
         stmt = body[index]
         for block in _blocks(stmt):
-            _rewrite(block.body)
+            _read(block.body, attribute_defines)
         if isinstance(stmt, ClassDef):
             bindings = _bind_define_bases(stmt)
             body[index:index] = bindings
             index += len(bindings)
+        elif (
+            isinstance(stmt, AssignmentStmt)
+            and isinstance(stmt.rvalue, CallExpr)
+            and _is_define_call(stmt.rvalue)
+            and any(isinstance(lvalue, MemberExpr) for lvalue in stmt.lvalues)
+        ):
+            attribute_defines[id(stmt.rvalue)] = stmt.rvalue
         index += 1
 
 
