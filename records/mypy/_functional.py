@@ -124,6 +124,7 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
         info.line = info.defn.line = ctx.call.line
         api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+        _add_global_name(api, info)
     with _class_scope(api, ctx.name) as bind:
         _build(ctx, info, record, pairs, defaults, bind)
 
@@ -240,6 +241,21 @@ def _set_type_variables(
     """Make *type_vars* the type parameters of the record *info* (none: not generic)."""
     if isinstance(api, SemanticAnalyzer):
         api.setup_type_vars(info.defn, type_vars)
+
+
+def _add_global_name(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+    """
+    Name a record made in a function in its module too (``Point@12``), as mypy names a class.
+
+    mypy names a class defined in a function after it and its line, in the
+    module's symbol table, which its cache keeps (a function's own table
+    is not kept), and through which ``lookup_fully_qualified`` finds the
+    class: the plugin's base class hook then finds a record a class in the
+    function derives from.
+    """
+    module, _, name = info.fullname.rpartition(".")
+    if module == api.cur_mod_id and "@" in name:  # made in a function (or a base list)
+        api.modules[module].names[name] = SymbolTableNode(GDEF, info)
 
 
 def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:

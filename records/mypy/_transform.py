@@ -35,17 +35,21 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
+from mypy.type_visitor import TypeTranslator
 from mypy.types import (
     CallableType,
+    FunctionLike,
     Instance,
     TupleType,
     Type,
     TypeAliasType,
     TypeType,
+    TypeVarType,
     UnionType,
     get_proper_type,
     has_type_vars,
 )
+from mypy.typevars import fill_typevars
 
 from records import _rules
 
@@ -124,7 +128,7 @@ class RecordTransformer:
             self.apply(collected)
             if self.info.fullname in _WAITED:
                 _WAITED.discard(self.info.fullname)
-                _convert_annotations(self.api.modules[self.api.cur_mod_id].defs)
+                _convert_annotations(_analysed_body(self.api))
 
     def defer(self) -> None:
         """Wait for mypy's next pass (see ``wait``)."""
@@ -227,6 +231,7 @@ class RecordTransformer:
         _set_tuple_type(self.ctx, fields)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
             add_members(self.ctx, fields)
+        self._bound_self_by_the_tuple_type()
         self._point_signatures_at_tuple_types()
         if not api.final_iteration and any(
             _mentions_record(f.type, unbuilt_only=True) for f in collected.own
@@ -234,6 +239,32 @@ class RecordTransformer:
             # A record across an import cycle is not built yet. This class is
             # complete for others to use; one more pass converts the reference.
             api.defer()
+
+    def _bound_self_by_the_tuple_type(self) -> None:
+        """
+        Bound the class's ``Self`` by its tuple type, in its methods' signatures too.
+
+        mypy sets ``Self`` up when it analyses the first method that names
+        it, in the class body, before this hook runs: bound by the plain
+        class, which mypy does not take for the record's tuple type
+        (``self._replace()`` in a method that returns ``Self``). A named
+        tuple's ``Self`` is bound by its tuple type, which exists before its
+        body is analysed.
+        """
+        old = self.info.self_type
+        if old is None:
+            return
+        new = old.copy_modified(upper_bound=fill_typevars(self.info))
+        if new == old:
+            return
+        self.info.self_type = new
+        rebind = _Rebind(old.fullname, new)
+        for func in _own_functions(self.info):
+            signature = func.type
+            if isinstance(signature, FunctionLike):
+                rebound = get_proper_type(signature.accept(rebind))
+                if isinstance(rebound, FunctionLike):
+                    func.type = rebound
 
     def _point_signatures_at_tuple_types(self) -> None:
         """
@@ -262,6 +293,39 @@ class RecordTransformer:
                 )
 
 
+class _Rebind(TypeTranslator):
+    """Replace a type variable, by its full name, wherever it occurs."""
+
+    def __init__(self, fullname: str, new: TypeVarType) -> None:
+        super().__init__()
+        self.fullname = fullname
+        self.new = new
+
+    def visit_type_var(self, t: TypeVarType) -> Type:
+        """Return the new type variable for the old one."""
+        return self.new if t.fullname == self.fullname else t
+
+    def visit_type_alias_type(self, t: TypeAliasType) -> Type:
+        """Keep an alias (a record's tuple type, maybe recursive): it holds no ``Self``."""
+        return t
+
+
+def _own_functions(info: TypeInfo) -> Iterator[FuncDef | OverloadedFuncDef]:
+    """Yield the functions the class body defines, overloads and their items included."""
+    for symbol in info.names.values():
+        node = symbol.node
+        func = node.func if isinstance(node, Decorator) else node
+        if symbol.plugin_generated or not isinstance(func, (FuncDef, OverloadedFuncDef)):
+            continue
+        if func.info is not info:
+            continue
+        yield func
+        if isinstance(func, OverloadedFuncDef):
+            parts = [*func.items, *([func.impl] if func.impl is not None else [])]
+            for part in parts:
+                yield part.func if isinstance(part, Decorator) else part
+
+
 #: Records that waited for a later pass, by full name, until they are built.
 _WAITED: set[str] = set()
 
@@ -277,9 +341,23 @@ def wait(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
     api.defer()
 
 
+def _analysed_body(api: SemanticAnalyzerPluginInterface) -> list[Statement]:
+    """
+    Return the statements mypy is analysing: the function's, in a function.
+
+    mypy analyses a module's top level, then each function as a whole (the
+    functions nested in it included), again while any part of it waits.
+    """
+    functions = getattr(api, "function_stack", None)
+    if functions:
+        body: list[Statement] = functions[-1].body.body
+        return body
+    return api.modules[api.cur_mod_id].defs
+
+
 def _convert_annotations(body: list[Statement]) -> None:
     """
-    Point the module's annotations analysed so far at the records' tuple types.
+    Point the annotations analysed so far at the records' tuple types.
 
     A record that waits for a later pass (a field names something bound
     further down the module) is a plain class to what mypy analyses
@@ -289,8 +367,10 @@ def _convert_annotations(body: list[Statement]) -> None:
     which mypy analyses again, and function bodies, analysed last). mypy
     keeps a named tuple that waits out of every annotation until it is
     built; a record class exists before its fields do, so the annotations
-    are converted once it is built. Function bodies are not read: mypy
-    analyses them after the module's top level.
+    are converted once it is built. At the top level, function bodies are
+    not read: mypy analyses them after the module's top level. A record in
+    a function converts the annotations of that function's body
+    (``_analysed_body``).
     """
     for stmt in body:
         if isinstance(stmt, AssignmentStmt):
@@ -495,11 +575,27 @@ def _check_mutable(
 
 
 def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
-    """Make the class a tuple type of its fields' types."""
+    """
+    Make the class a tuple type of its fields' types.
+
+    Its ``tuple`` base, as mypy sees it, is the tuple of those types too:
+    ``tuple[int | str, ...]`` for ``int`` and ``str`` fields, not the
+    ``tuple[Any, ...]`` of ``Record``, so that what the record inherits from
+    ``tuple`` is typed by its items (``record * 2``, a join with a
+    ``tuple[int, ...]``), as for a named tuple. mypy takes the tuple base of
+    a class through its first direct base that leads there; a named tuple
+    has no other base. The record gets it as its first direct base, before
+    ``Record``; the order of the classes above it (its MRO) is unchanged,
+    ``tuple`` after ``Record``. For a generic record mypy derives the items
+    from the type arguments (``tuple[int | str, ...]`` for ``Pair[str]``)
+    when the direct base is ``tuple``.
+    """
     info = ctx.cls.info
     fallback = ctx.api.named_type("builtins.tuple", [any_type()])
     tuple_type = TupleType([field.type for field in fields], fallback)
     info.update_tuple_type(tuple_type)
+    others = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
+    info.bases = [fallback, *others]
     if info.special_alias is not None and info.defn.type_vars:
         info.special_alias.alias_tvars = list(info.defn.type_vars)
     if not has_type_vars(tuple_type):
