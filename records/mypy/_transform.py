@@ -588,14 +588,16 @@ def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
     ``Record``; the order of the classes above it (its MRO) is unchanged,
     ``tuple`` after ``Record``. For a generic record mypy derives the items
     from the type arguments (``tuple[int | str, ...]`` for ``Pair[str]``)
-    when the direct base is ``tuple``.
+    when the direct base is ``tuple``. In a module mypyc compiles, the
+    bases stay as written: mypyc makes the compiled class's bases from them.
     """
     info = ctx.cls.info
     fallback = ctx.api.named_type("builtins.tuple", [any_type()])
     tuple_type = TupleType([field.type for field in fields], fallback)
     info.update_tuple_type(tuple_type)
-    others = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
-    info.bases = [fallback, *others]
+    if not ctx.api.options.mypyc:
+        others = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
+        info.bases = [fallback, *others]
     if info.special_alias is not None and info.defn.type_vars:
         info.special_alias.alias_tvars = list(info.defn.type_vars)
     if not has_type_vars(tuple_type):
