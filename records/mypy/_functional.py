@@ -274,7 +274,8 @@ def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
     node = symbol.node if symbol is not None else None
     if (
         isinstance(node, TypeInfo)
-        and node.name == ctx.name
+        # mypy 1.x names a class made in a function Point@12
+        and node.name in (ctx.name, f"{ctx.name}@{ctx.call.line}")
         and node.defn.line == ctx.call.line
         and is_record(node)
     ):

@@ -29,6 +29,7 @@ from mypy.nodes import (
     Statement,
     TempNode,
     TryStmt,
+    TypeAlias,
     TypeInfo,
     Var,
     WhileStmt,
@@ -128,7 +129,7 @@ class RecordTransformer:
             self.apply(collected)
             if self.info.fullname in _WAITED:
                 _WAITED.discard(self.info.fullname)
-                _convert_annotations(_analysed_body(self.api))
+                _convert_annotations(_analysed_body(self.api), self.api)
 
     def defer(self) -> None:
         """Wait for mypy's next pass (see ``wait``)."""
@@ -355,14 +356,14 @@ def _analysed_body(api: SemanticAnalyzerPluginInterface) -> list[Statement]:
     return api.modules[api.cur_mod_id].defs
 
 
-def _convert_annotations(body: list[Statement]) -> None:
+def _convert_annotations(body: list[Statement], api: SemanticAnalyzerPluginInterface) -> None:
     """
     Point the annotations analysed so far at the records' tuple types.
 
     A record that waits for a later pass (a field names something bound
     further down the module) is a plain class to what mypy analyses
     meanwhile: the annotations of the variables and class attributes below
-    it, which mypy does not analyse again, would name the plain class where
+    it, and the type aliases, which mypy does not analyse again, would name the plain class where
     everything analysed later names the tuple type (function signatures,
     which mypy analyses again, and function bodies, analysed last). mypy
     keeps a named tuple that waits out of every annotation until it is
@@ -380,11 +381,26 @@ def _convert_annotations(body: list[Statement]) -> None:
                 node = lvalue.node if isinstance(lvalue, NameExpr) else None
                 if isinstance(node, Var) and node.type is not None and _mentions_record(node.type):
                     node.type = _as_tuple_types(node.type)
+                if isinstance(lvalue, NameExpr):
+                    _convert_alias(api, lvalue)
         elif isinstance(stmt, ClassDef):
-            _convert_annotations(stmt.defs.body)
+            _convert_annotations(stmt.defs.body, api)
         else:
             for block in _blocks(stmt):
-                _convert_annotations(block.body)
+                _convert_annotations(block.body, api)
+
+
+def _convert_alias(api: SemanticAnalyzerPluginInterface, name: NameExpr) -> None:
+    """
+    Point the type alias *name* binds, if it binds one, at the records' tuple types.
+
+    mypy analyses an alias's target once; in a function the assignment's
+    name does not lead to the alias, which is looked up instead.
+    """
+    symbol = api.lookup_qualified(name.name, name, suppress_errors=True)
+    alias = symbol.node if symbol is not None else None
+    if isinstance(alias, TypeAlias) and _mentions_record(alias.target):
+        alias.target = _as_tuple_types(alias.target)
 
 
 def _blocks(stmt: Statement) -> list[Block]:
