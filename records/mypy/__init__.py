@@ -16,7 +16,8 @@ from mypy.types import DATACLASS_TRANSFORM_NAMES
 
 from ._as_namedtuple import DEFINE_FULLNAME, read_as_records
 from ._fields import RECORD_FULLNAMES, is_record
-from ._functional import define_hook
+from ._functional import attribute_define_hook, define_hook
+from ._parsed import read_parsed
 from ._replace import REPLACE_FULLNAMES, replace_hook
 from ._transform import transform
 
@@ -26,11 +27,16 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mypy.nodes import MypyFile
-    from mypy.plugin import DynamicClassDefContext, FunctionContext, ReportConfigContext
+    from mypy.plugin import (
+        DynamicClassDefContext,
+        FunctionContext,
+        MethodContext,
+        ReportConfigContext,
+    )
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 
 
 def take_dataclass_transform_off(ctx: ClassDefContext) -> None:
@@ -54,7 +60,14 @@ class RecordsPlugin(Plugin):
     """Hooks for classes whose bases include records.Record."""
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        """Read ``records.as_namedtuple``'s ``Record`` as ``records.Record`` (see its stub)."""
+        """
+        Read the module just parsed, before mypy analyses it.
+
+        ``records.as_namedtuple``'s ``Record`` is read as ``records.Record``
+        (see its stub), a ``Record.define(...)`` base is bound to a name, and
+        ``self.x = Record.define(...)`` is remembered (see ``_parsed``).
+        """
+        read_parsed(file)
         return read_as_records(file)
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
@@ -71,23 +84,33 @@ class RecordsPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        """Check ``records.replace(record, **changes)`` against the record's fields."""
+        """Check ``records.replace(record, **changes)``; see ``get_method_hook`` for ``define``."""
+        if fullname == DEFINE_FULLNAME:
+            return attribute_define_hook
         return replace_hook if fullname in REPLACE_FULLNAMES else None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        """Report ``self.x = Record.define(...)`` (``SomeRecord.define``, ``define``)."""
+        return attribute_define_hook if self._is_define_method(fullname) else None
 
     def get_dynamic_class_hook(
         self, fullname: str
     ) -> Callable[[DynamicClassDefContext], None] | None:
         """Type ``X = Record.define(...)`` (``SomeRecord.define``, ``as_namedtuple.define``)."""
-        if fullname == DEFINE_FULLNAME:
-            return define_hook
-        owner, _, method = fullname.rpartition(".")
-        if method != "define":
-            return None
-        symbol = self.lookup_fully_qualified(owner)
-        node = symbol.node if symbol is not None else None
-        if isinstance(node, TypeInfo) and (node.fullname in RECORD_FULLNAMES or is_record(node)):
+        if fullname == DEFINE_FULLNAME or self._is_define_method(fullname):
             return define_hook
         return None
+
+    def _is_define_method(self, fullname: str) -> bool:
+        """Whether *fullname* is ``Record.define`` or a record's (``SomeRecord.define``)."""
+        owner, _, method = fullname.rpartition(".")
+        if method != "define":
+            return False
+        symbol = self.lookup_fully_qualified(owner)
+        node = symbol.node if symbol is not None else None
+        return isinstance(node, TypeInfo) and (
+            node.fullname in RECORD_FULLNAMES or is_record(node)
+        )
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Tie mypy's cache to this plugin's version."""

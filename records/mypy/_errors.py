@@ -8,14 +8,15 @@ with mypy's quoting (``"name"`` instead of ``'name'``).
 from __future__ import annotations
 
 from mypy import errorcodes as codes
-from mypy.errorcodes import ErrorCode
+from mypy.errorcodes import NAME_MATCH, ErrorCode
+from mypy.semanal import SemanticAnalyzer
 
 from records import _rules
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mypy.nodes import Context
-    from mypy.plugin import SemanticAnalyzerPluginInterface
+    from mypy.plugin import CheckerPluginInterface, SemanticAnalyzerPluginInterface
 
 FIELD_NAME = ErrorCode(
     "records-field-name", "Record field names must be public identifiers", "records"
@@ -144,3 +145,26 @@ def error_class_keyword(api: SemanticAnalyzerPluginInterface, name: str, context
 def error_self_in_field(api: SemanticAnalyzerPluginInterface, context: Context) -> None:
     """Report ``Self`` in a field's type, in mypy's words for a named tuple's item."""
     api.fail("Self type cannot be used in a record field type", context, code=codes.MISC)
+
+
+# mypy's own messages for the functional NamedTuple, where records follow it.
+
+
+def error_generic_inline_base(api: SemanticAnalyzerPluginInterface, context: Context) -> None:
+    """Report a generic ``Record.define(...)`` base, as mypy reports a ``NamedTuple(...)`` one."""
+    api.fail("Generic named tuples are not supported for legacy class syntax", context)
+    if isinstance(api, SemanticAnalyzer):  # the plugin interface has no notes
+        api.note("Use either Python 3 class syntax, or the assignment syntax", context)
+
+
+def error_name_mismatch(
+    api: SemanticAnalyzerPluginInterface, variable: str, record: str, context: Context
+) -> None:
+    """Report ``A = Record.define("X", ...)``, as mypy reports it for ``NamedTuple``."""
+    message = f'First argument to namedtuple() should be "{variable}", not "{record}"'
+    api.fail(message, context, code=NAME_MATCH)
+
+
+def error_define_as_attribute(api: CheckerPluginInterface, context: Context) -> None:
+    """Report ``self.x = Record.define(...)``, as mypy reports ``self.x = NamedTuple(...)``."""
+    api.fail("NamedTuple type as an attribute is not supported", context)

@@ -4,11 +4,10 @@ The plugin's record of a field, and the names every part of the plugin shares.
 A built record keeps its fields, inherited ones first, in
 ``TypeInfo.metadata["records"]``, which mypy writes to its cache::
 
-    {"fields": [{"name": "x", "has_default": false}, ...], "synthetic": false}
+    {"fields": [{"name": "x", "has_default": false}, ...]}
 
 Field types are not stored there: the ``Var`` of each field, on the record
 that declares it, holds the type, and mypy caches it with that class.
-``synthetic`` marks a record made by ``Record.define`` and its subclasses.
 """
 
 from __future__ import annotations
@@ -70,11 +69,10 @@ class Field:
         return cls(data["name"], typ, data["has_default"])
 
 
-def store(info: TypeInfo, fields: list[Field], *, synthetic: bool) -> None:
+def store(info: TypeInfo, fields: list[Field]) -> None:
     """Keep the record *info*'s *fields* (inherited ones first) in its metadata."""
     info.metadata[METADATA_KEY] = {
         "fields": [field.serialize() for field in fields],
-        "synthetic": synthetic,
     }
 
 
@@ -94,8 +92,3 @@ def stored_fields(source: TypeInfo, info: TypeInfo) -> list[Field]:
     return [
         Field.deserialize(entry, source, info) for entry in source.metadata[METADATA_KEY]["fields"]
     ]
-
-
-def is_synthetic(info: TypeInfo) -> bool:
-    """Whether the built record *info* comes from ``Record.define`` (or inherits from one)."""
-    return bool(info.metadata[METADATA_KEY].get("synthetic"))

@@ -6,6 +6,9 @@ statement would be.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from mypy.erasetype import erase_typevars
 from mypy.exprtotype import TypeTranslationError, expr_to_unanalyzed_type
 from mypy.nodes import (
     GDEF,
@@ -25,15 +28,33 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import ClassDefContext
-from mypy.types import AnyType, Instance, Type, TypeOfAny
+from mypy.semanal import SemanticAnalyzer
+from mypy.type_visitor import TypeTranslator
+from mypy.types import (
+    AnyType,
+    Instance,
+    Type,
+    TypeAliasType,
+    TypeOfAny,
+    TypeVarLikeType,
+    UnboundType,
+)
 
 from . import _errors
 from ._fields import RECORD_FULLNAME, any_type, is_record
+from ._parsed import is_attribute_define, is_inline_base
 from ._transform import transform, wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mypy.plugin import DynamicClassDefContext, SemanticAnalyzerPluginInterface
+    from collections.abc import Callable, Iterator
+
+    from mypy.plugin import (
+        DynamicClassDefContext,
+        FunctionContext,
+        MethodContext,
+        SemanticAnalyzerPluginInterface,
+    )
 
 
 def _arguments(ctx: DynamicClassDefContext) -> dict[str, Expression]:
@@ -101,15 +122,38 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
     info = _existing_class(ctx)
     if info is None:
         info = api.basic_new_typeinfo(ctx.name, Instance(base, []), ctx.call.line)
-        info.defn.line = ctx.call.line
+        info.line = info.defn.line = ctx.call.line
         api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, info))
+        _add_global_name(api, info)
+    with _class_scope(api, ctx.name) as bind:
+        _build(ctx, info, record, pairs, defaults, bind)
+
+
+def _build(
+    ctx: DynamicClassDefContext,
+    info: TypeInfo,
+    record: str,
+    pairs: list[tuple[str, Expression]],
+    defaults: dict[str, Expression],
+    bind: Callable[[list[Expression]], list[TypeVarLikeType]],
+) -> None:
+    """Build the record *info* as the class statement of its fields would be built."""
+    api = ctx.api
+    type_vars = bind([annotation for _, annotation in pairs])
     types = _field_types(api, record, pairs)
     if types is None:
         wait(api, info)
         return
+    if type_vars and is_inline_base(ctx.name):
+        _errors.error_generic_inline_base(api, ctx.call)
+        types = [erase_typevars(typ) for typ in types]
+        type_vars = []
+    _set_type_variables(api, info, type_vars)
+    if record != ctx.name and not is_inline_base(ctx.name):
+        _errors.error_name_mismatch(api, ctx.name, record, ctx.call)
 
-    info.defn.defs.body.clear()
     defn = info.defn
+    defn.defs.body.clear()
     for (name, _), typ in zip(pairs, types):
         var = Var(name, typ)
         var.info = info
@@ -119,7 +163,14 @@ def define_hook(ctx: DynamicClassDefContext) -> None:
         statement.new_syntax = True
         statement.line = ctx.call.line
         defn.defs.body.append(statement)
-    transform(ClassDefContext(defn, ctx.call, api), synthetic=True)
+    transform(ClassDefContext(defn, ctx.call, api))
+
+
+def attribute_define_hook(ctx: FunctionContext | MethodContext) -> Type:
+    """Report ``self.x = Record.define(...)`` (see ``_parsed``); the call's type is kept."""
+    if is_attribute_define(ctx.context):
+        _errors.error_define_as_attribute(ctx.api, ctx.context)
+    return ctx.default_return_type
 
 
 def _field_types(
@@ -138,8 +189,73 @@ def _field_types(
             if not api.final_iteration:
                 return None
             analyzed = AnyType(TypeOfAny.from_error)
-        types.append(analyzed)
+        types.append(analyzed.accept(_InvalidAsAny()))
     return types
+
+
+class _InvalidAsAny(TypeTranslator):
+    """
+    Replace what names no type (``foo`` a function), reported already, by ``Any``.
+
+    mypy's type analyser reports such a name and leaves it unanalysed. In a
+    field type it would be analysed again with the generated methods'
+    signatures, inside the record's class, where it may name a field.
+    """
+
+    def visit_unbound_type(self, t: UnboundType) -> Type:
+        """Return the ``Any`` of an error."""
+        return AnyType(TypeOfAny.from_error)
+
+    def visit_type_alias_type(self, t: TypeAliasType) -> Type:
+        """Keep an alias (a record named in a field): analysed, maybe recursive."""
+        return t
+
+
+@contextmanager
+def _class_scope(
+    api: SemanticAnalyzerPluginInterface, name: str
+) -> Iterator[Callable[[list[Expression]], list[TypeVarLikeType]]]:
+    """
+    Open the class's scope of type variables; yield what binds those of field types.
+
+    As for the functional ``NamedTuple``, every type variable the field types
+    name becomes a type parameter of the record, in order of first mention
+    (``Record.define("Pair", [("key", K), ("value", V)])`` is ``Pair[K, V]``).
+    mypy binds them in the class's scope, through its semantic analyser's
+    ``get_and_bind_all_tvars`` (the plugin interface has no equivalent), so
+    that the field types read them as bound. The record is built in that
+    scope too, as a class statement's record is built in its class's: the
+    self type variable of its generated methods is numbered there, as the
+    methods' own scope numbers it when mypy analyses them.
+    """
+    if not isinstance(api, SemanticAnalyzer):  # another analyser: no type parameters
+        yield lambda _: []
+        return
+    with api.tvar_scope_frame(api.tvar_scope.class_frame(api.qualified_name(name))):
+        yield api.get_and_bind_all_tvars
+
+
+def _set_type_variables(
+    api: SemanticAnalyzerPluginInterface, info: TypeInfo, type_vars: list[TypeVarLikeType]
+) -> None:
+    """Make *type_vars* the type parameters of the record *info* (none: not generic)."""
+    if isinstance(api, SemanticAnalyzer):
+        api.setup_type_vars(info.defn, type_vars)
+
+
+def _add_global_name(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
+    """
+    Name a record made in a function in its module too (``Point@12``), as mypy names a class.
+
+    mypy names a class defined in a function after it and its line, in the
+    module's symbol table, which its cache keeps (a function's own table
+    is not kept), and through which ``lookup_fully_qualified`` finds the
+    class: the plugin's base class hook then finds a record a class in the
+    function derives from.
+    """
+    module, _, name = info.fullname.rpartition(".")
+    if module == api.cur_mod_id and "@" in name:  # made in a function (or a base list)
+        api.modules[module].names[name] = SymbolTableNode(GDEF, info)
 
 
 def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
@@ -158,7 +274,8 @@ def _existing_class(ctx: DynamicClassDefContext) -> TypeInfo | None:
     node = symbol.node if symbol is not None else None
     if (
         isinstance(node, TypeInfo)
-        and node.name == ctx.name
+        # mypy 1.x names a class made in a function Point@12
+        and node.name in (ctx.name, f"{ctx.name}@{ctx.call.line}")
         and node.defn.line == ctx.call.line
         and is_record(node)
     ):

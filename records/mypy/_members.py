@@ -25,7 +25,6 @@ from mypy.plugins.common import add_method_to_class
 from mypy.types import (
     AnyType,
     CallableType,
-    Instance,
     LiteralType,
     TupleType,
     Type,
@@ -45,14 +44,12 @@ if TYPE_CHECKING:
 SELF_TVAR_NAME = "_RecordSelf"
 
 
-def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = False) -> None:
+def add_members(ctx: ClassDefContext, fields: list[Field]) -> None:
     """
     Add the namedtuple API and ``__iter__`` to the record *ctx.cls*, typed from *fields*.
 
     The methods take and return the class through a self type variable, so
-    that a subclass's ``_replace`` returns the subclass. *synthetic* classes
-    (from ``Record.define``) use the class itself: mypy analyses them outside
-    any class scope, where a self type variable cannot be bound.
+    that a subclass's ``_replace`` returns the subclass.
     """
     info = ctx.cls.info
     api = ctx.api
@@ -63,7 +60,7 @@ def add_members(ctx: ClassDefContext, fields: list[Field], *, synthetic: bool = 
     literals: list[Type] = [LiteralType(field.name, str_type) for field in fields]
     _add_var(info, "__match_args__", TupleType(literals, any_tuple))
 
-    self_tvar = None if synthetic else _self_type_variable(ctx)
+    self_tvar = _self_type_variable(ctx)
     new_args = [
         Argument(Var(f.name, f.type), f.type, None, ARG_OPT if f.has_default else ARG_POS)
         for f in fields
@@ -88,6 +85,9 @@ def _self_type_variable(ctx: ClassDefContext) -> TypeVarType:
     info = ctx.cls.info
     assert info.tuple_type is not None
     fullname = f"{info.fullname}.{SELF_TVAR_NAME}"
+    # Numbered in the class's scope (Record.define builds its records in one
+    # too), as mypy numbers it again when it analyses each method: the two
+    # numbers must agree, or the method's self type is unbound.
     tvar_scope = getattr(ctx.api, "tvar_scope", None)
     raw_id = tvar_scope.new_unique_func_id().raw_id if tvar_scope is not None else -1
     bound = info.tuple_type
@@ -114,7 +114,7 @@ def _add_var(info: TypeInfo, name: str, typ: Type) -> None:
 
 def _add_method(
     ctx: ClassDefContext,
-    self_tvar: TypeVarType | None,
+    self_tvar: TypeVarType,
     name: str,
     args: list[Argument],
     ret: Type | None,
@@ -140,12 +140,7 @@ def _add_method(
             ctx.cls.defs.body.remove(existing.node)
         del info.names[name]
     fullname = f"{info.fullname}.{name}"
-    self_type: Type
-    if self_tvar is None:  # a synthetic class: the class itself
-        assert info.tuple_type is not None
-        self_type = info.tuple_type.copy_modified(fallback=Instance(info, []))
-    else:
-        self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
+    self_type = self_tvar.copy_modified(id=TypeVarId(self_tvar.id.raw_id, namespace=fullname))
     takes_class = kind in ("new", "classmethod")
     first_type = TypeType.make_normalized(self_type) if takes_class else self_type
     func = add_method_to_class(
@@ -155,7 +150,7 @@ def _add_method(
         args,
         self_type if ret is None else ret,
         self_type=first_type,
-        tvar_def=self_type if isinstance(self_type, TypeVarType) else None,
+        tvar_def=self_type,
         is_classmethod=kind == "classmethod",
     )
     assert isinstance(func, FuncDef)

@@ -31,22 +31,26 @@ from mypy.nodes import (
     TempNode,
     TryStmt,
     TupleExpr,
+    TypeAlias,
     TypeInfo,
     Var,
     WhileStmt,
     WithStmt,
 )
 from mypy.semanal_shared import PRIORITY_FALLBACKS, calculate_tuple_fallback
+from mypy.type_visitor import TypeTranslator
 from mypy.typeops import get_all_type_vars
 from mypy.types import (
     AnyType,
     CallableType,
+    FunctionLike,
     Instance,
     TupleType,
     Type,
     TypeAliasType,
     TypeOfAny,
     TypeType,
+    TypeVarType,
     UnionType,
     get_proper_type,
     has_type_vars,
@@ -62,7 +66,6 @@ from ._fields import (
     any_type,
     is_built,
     is_record,
-    is_synthetic,
     store,
     stored_fields,
     stored_names,
@@ -103,9 +106,9 @@ class _Collected:
         self.own = own
 
 
-def transform(ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+def transform(ctx: ClassDefContext) -> None:
     """Build the record *ctx.cls* (the base class hook); see ``RecordTransformer``."""
-    RecordTransformer(ctx, synthetic=synthetic).transform()
+    RecordTransformer(ctx).transform()
 
 
 class RecordTransformer:
@@ -117,18 +120,12 @@ class RecordTransformer:
     tuple type, the metadata and the generated members. A base record not
     built yet, or a field type not analysed yet, defers the class to mypy's
     next pass, before anything is applied.
-
-    *synthetic* classes (from ``Record.define``) are not class statements:
-    mypy analyses their generated methods outside any class scope, where a
-    self type variable cannot be bound, so those methods take and return the
-    class itself.
     """
 
-    def __init__(self, ctx: ClassDefContext, *, synthetic: bool = False) -> None:
+    def __init__(self, ctx: ClassDefContext) -> None:
         self.ctx = ctx
         self.api = ctx.api
         self.info = ctx.cls.info
-        self.synthetic = synthetic
 
     def transform(self) -> None:
         """Collect, then apply; nothing is applied on a pass that defers."""
@@ -137,7 +134,7 @@ class RecordTransformer:
             self.apply(collected)
             if self.info.fullname in _WAITED:
                 _WAITED.discard(self.info.fullname)
-                _convert_annotations(self.api.modules[self.api.cur_mod_id].defs)
+                _convert_annotations(_analysed_body(self.api), self.api)
 
     def defer(self) -> None:
         """Wait for mypy's next pass (see ``wait``)."""
@@ -292,17 +289,14 @@ class RecordTransformer:
                 node = self.info.names[field.name].node
                 if isinstance(node, Var):
                     node.type = field.type
-        # Below a record made by Record.define, self type variables do not bind
-        # either (mypy 2.4): the whole family uses concrete class types.
-        source = collected.source
-        synthetic = self.synthetic or (source is not None and is_synthetic(source))
-        store(self.info, fields, synthetic=synthetic)
+        store(self.info, fields)
         _forget_own_tuple_conflict(self.ctx)
         _set_tuple_type(self.ctx, fields)
         _set_metaclass(self.ctx)
         _mark_named_tuple(self.ctx)
         if not collected.conflict:  # a class with two record bases keeps the first one's methods
-            add_members(self.ctx, fields, synthetic=synthetic)
+            add_members(self.ctx, fields)
+        self._bound_self_by_the_tuple_type()
         self._point_signatures_at_tuple_types()
         if not api.final_iteration and any(
             _mentions_record(f.type, unbuilt_only=True) for f in collected.own
@@ -310,6 +304,32 @@ class RecordTransformer:
             # A record across an import cycle is not built yet. This class is
             # complete for others to use; one more pass converts the reference.
             api.defer()
+
+    def _bound_self_by_the_tuple_type(self) -> None:
+        """
+        Bound the class's ``Self`` by its tuple type, in its methods' signatures too.
+
+        mypy sets ``Self`` up when it analyses the first method that names
+        it, in the class body, before this hook runs: bound by the plain
+        class, which mypy does not take for the record's tuple type
+        (``self._replace()`` in a method that returns ``Self``). A named
+        tuple's ``Self`` is bound by its tuple type, which exists before its
+        body is analysed.
+        """
+        old = self.info.self_type
+        if old is None:
+            return
+        new = old.copy_modified(upper_bound=fill_typevars(self.info))
+        if new == old:
+            return
+        self.info.self_type = new
+        rebind = _Rebind(old.fullname, new)
+        for func in _own_functions(self.info):
+            signature = func.type
+            if isinstance(signature, FunctionLike):
+                rebound = get_proper_type(signature.accept(rebind))
+                if isinstance(rebound, FunctionLike):
+                    func.type = rebound
 
     def _point_signatures_at_tuple_types(self) -> None:
         """
@@ -338,6 +358,39 @@ class RecordTransformer:
                 )
 
 
+class _Rebind(TypeTranslator):
+    """Replace a type variable, by its full name, wherever it occurs."""
+
+    def __init__(self, fullname: str, new: TypeVarType) -> None:
+        super().__init__()
+        self.fullname = fullname
+        self.new = new
+
+    def visit_type_var(self, t: TypeVarType) -> Type:
+        """Return the new type variable for the old one."""
+        return self.new if t.fullname == self.fullname else t
+
+    def visit_type_alias_type(self, t: TypeAliasType) -> Type:
+        """Keep an alias (a record's tuple type, maybe recursive): it holds no ``Self``."""
+        return t
+
+
+def _own_functions(info: TypeInfo) -> Iterator[FuncDef | OverloadedFuncDef]:
+    """Yield the functions the class body defines, overloads and their items included."""
+    for symbol in info.names.values():
+        node = symbol.node
+        func = node.func if isinstance(node, Decorator) else node
+        if symbol.plugin_generated or not isinstance(func, (FuncDef, OverloadedFuncDef)):
+            continue
+        if func.info is not info:
+            continue
+        yield func
+        if isinstance(func, OverloadedFuncDef):
+            parts = [*func.items, *([func.impl] if func.impl is not None else [])]
+            for part in parts:
+                yield part.func if isinstance(part, Decorator) else part
+
+
 #: Records that waited for a later pass, by full name, until they are built.
 _WAITED: set[str] = set()
 
@@ -353,20 +406,36 @@ def wait(api: SemanticAnalyzerPluginInterface, info: TypeInfo) -> None:
     api.defer()
 
 
-def _convert_annotations(body: list[Statement]) -> None:
+def _analysed_body(api: SemanticAnalyzerPluginInterface) -> list[Statement]:
     """
-    Point the module's annotations analysed so far at the records' tuple types.
+    Return the statements mypy is analysing: the function's, in a function.
+
+    mypy analyses a module's top level, then each function as a whole (the
+    functions nested in it included), again while any part of it waits.
+    """
+    functions = getattr(api, "function_stack", None)
+    if functions:
+        body: list[Statement] = functions[-1].body.body
+        return body
+    return api.modules[api.cur_mod_id].defs
+
+
+def _convert_annotations(body: list[Statement], api: SemanticAnalyzerPluginInterface) -> None:
+    """
+    Point the annotations analysed so far at the records' tuple types.
 
     A record that waits for a later pass (a field names something bound
     further down the module) is a plain class to what mypy analyses
     meanwhile: the annotations of the variables and class attributes below
-    it, which mypy does not analyse again, would name the plain class where
+    it, and the type aliases, which mypy does not analyse again, would name the plain class where
     everything analysed later names the tuple type (function signatures,
     which mypy analyses again, and function bodies, analysed last). mypy
     keeps a named tuple that waits out of every annotation until it is
     built; a record class exists before its fields do, so the annotations
-    are converted once it is built. Function bodies are not read: mypy
-    analyses them after the module's top level.
+    are converted once it is built. At the top level, function bodies are
+    not read: mypy analyses them after the module's top level. A record in
+    a function converts the annotations of that function's body
+    (``_analysed_body``).
     """
     for stmt in body:
         if isinstance(stmt, AssignmentStmt):
@@ -376,11 +445,26 @@ def _convert_annotations(body: list[Statement]) -> None:
                 node = lvalue.node if isinstance(lvalue, NameExpr) else None
                 if isinstance(node, Var) and node.type is not None and _mentions_record(node.type):
                     node.type = _as_tuple_types(node.type)
+                if isinstance(lvalue, NameExpr):
+                    _convert_alias(api, lvalue)
         elif isinstance(stmt, ClassDef):
-            _convert_annotations(stmt.defs.body)
+            _convert_annotations(stmt.defs.body, api)
         else:
             for block in _blocks(stmt):
-                _convert_annotations(block.body)
+                _convert_annotations(block.body, api)
+
+
+def _convert_alias(api: SemanticAnalyzerPluginInterface, name: NameExpr) -> None:
+    """
+    Point the type alias *name* binds, if it binds one, at the records' tuple types.
+
+    mypy analyses an alias's target once; in a function the assignment's
+    name does not lead to the alias, which is looked up instead.
+    """
+    symbol = api.lookup_qualified(name.name, name, suppress_errors=True)
+    alias = symbol.node if symbol is not None else None
+    if isinstance(alias, TypeAlias) and _mentions_record(alias.target):
+        alias.target = _as_tuple_types(alias.target)
 
 
 def _blocks(stmt: Statement) -> list[Block]:
@@ -580,14 +664,30 @@ def _check_mutable(
 
 
 def _set_tuple_type(ctx: ClassDefContext, fields: list[Field]) -> None:
-    """Make the class a tuple type of its fields' types."""
+    """
+    Make the class a tuple type of its fields' types.
+
+    Its ``tuple`` base, as mypy sees it, is the tuple of those types too:
+    ``tuple[int | str, ...]`` for ``int`` and ``str`` fields, not the
+    ``tuple[Any, ...]`` of ``Record``, so that what the record inherits from
+    ``tuple`` is typed by its items (``record * 2``, a join with a
+    ``tuple[int, ...]``), as for a named tuple. mypy takes the tuple base of
+    a class through its first direct base that leads there; a named tuple
+    has no other base. The record gets it as its first direct base, before
+    ``Record``; the order of the classes above it (its MRO) is unchanged,
+    ``tuple`` after ``Record``. For a generic record mypy derives the items
+    from the type arguments (``tuple[int | str, ...]`` for ``Pair[str]``)
+    when the direct base is ``tuple``. In a module mypyc compiles, the
+    bases stay as written: mypyc makes the compiled class's bases from them.
+    """
     info = ctx.cls.info
     fallback = ctx.api.named_type("builtins.tuple", [any_type()])
     tuple_type = TupleType([field.type for field in fields], fallback)
     info.update_tuple_type(tuple_type)
     if info.special_alias is not None and info.defn.type_vars:
         info.special_alias.alias_tvars = list(info.defn.type_vars)
-    _add_tuple_base(info, fallback)
+    if not ctx.api.options.mypyc:
+        _add_tuple_base(info, fallback)
     if not has_type_vars(tuple_type):
         # The precise fallback (tuple[int | str, ...]) needs joins, which exist
         # only after semantic analysis; mypy's named tuples patch it the same way.
@@ -607,15 +707,11 @@ def _add_tuple_base(info: TypeInfo, fallback: Instance) -> None:
     generic record the join of its items' types as the type arguments make
     them. The MRO stays mypy's: ``tuple`` follows ``Record`` there.
 
-    ``Self`` in the class body was bound to the plain class, which had no
-    tuple type yet; it is bound to the tuple type, as a named tuple's is, so
-    that ``self._replace()`` in a method returning ``Self`` takes ``self``.
-    (The variable is shared: the body's methods see the new bound.)
+    Not in a module mypyc compiles: mypyc makes the compiled class's bases
+    from these, and ``(tuple, Record)`` has no consistent MRO at run time.
     """
     bases = [base for base in info.bases if base.type.fullname != "builtins.tuple"]
     info.bases = [fallback, *bases]
-    if info.self_type is not None:
-        info.self_type.upper_bound = fill_typevars(info)
 
 
 def _set_metaclass(ctx: ClassDefContext) -> None:
@@ -646,10 +742,16 @@ def _mark_named_tuple(ctx: ClassDefContext) -> None:
     applies type arguments to a generic one (``NT[int](...)``) and infers
     its type variables from its fields. The mark cannot be set earlier: mypy
     would analyse the class again as a ``typing.NamedTuple`` class. Its
-    field names go with it, where mypy keeps a named tuple's for mypyc
-    (which reads a marked class's fields by index).
+    field names go with it, where mypy keeps a named tuple's.
+
+    Not when mypyc compiles: mypyc builds a marked class as a
+    ``typing.NamedTuple`` class (metaclass ``typing.NamedTupleMeta``, base
+    ``typing._NamedTuple``), which fails at import for a record. There the
+    record is an ordinary (non-native) class with a tuple type.
     """
     info = ctx.cls.info
+    if ctx.api.options.mypyc:
+        return
     schedule_patch = getattr(ctx.api, "schedule_patch", None)
     if schedule_patch is not None and not info.is_named_tuple:
         schedule_patch(PRIORITY_FALLBACKS, lambda: _mark(info))
