@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from mypy.types import Type
 
 #: Raise when the plugin's output changes, so that mypy's cache is invalidated.
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 
 def take_dataclass_transform_off(ctx: ClassDefContext) -> None:

@@ -142,9 +142,15 @@ def error_class_keyword(api: SemanticAnalyzerPluginInterface, name: str, context
     api.fail(message, context, code=codes.CALL_ARG)
 
 
+# Where ``Self`` is refused, in the words of mypy's "Self type cannot be used in
+# NamedTuple item type": its type analyser reports a ``Record.define`` field's
+# ``Self`` with it (``prohibit_self_type``), as it reports a ``NamedTuple(...)`` one.
+SELF_IN_FIELD = "a record field type"
+
+
 def error_self_in_field(api: SemanticAnalyzerPluginInterface, context: Context) -> None:
     """Report ``Self`` in a field's type, in mypy's words for a named tuple's item."""
-    api.fail("Self type cannot be used in a record field type", context, code=codes.MISC)
+    api.fail(f"Self type cannot be used in {SELF_IN_FIELD}", context, code=codes.MISC)
 
 
 # mypy's own messages for the functional NamedTuple, where records follow it.

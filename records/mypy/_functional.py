@@ -184,13 +184,27 @@ def _field_types(
         except TypeTranslationError:
             _errors.error_field_type(api, record, name, annotation)
             unanalyzed = AnyType(TypeOfAny.from_error)
-        analyzed = api.anal_type(unanalyzed)
+        analyzed = _analysed(api, unanalyzed)
         if analyzed is None:
             if not api.final_iteration:
                 return None
             analyzed = AnyType(TypeOfAny.from_error)
         types.append(analyzed.accept(_InvalidAsAny()))
     return types
+
+
+def _analysed(api: SemanticAnalyzerPluginInterface, unanalyzed: Type) -> Type | None:
+    """
+    Return the field type *unanalyzed* analysed, with ``Self`` refused as in a named tuple.
+
+    mypy's functional ``NamedTuple`` has its type analyser refuse ``Self`` in
+    an item type: reported where it is named, and read as ``Any``. The plugin
+    interface's ``anal_type`` cannot ask for that; mypy's semantic analyser,
+    the interface's one implementation, can.
+    """
+    if isinstance(api, SemanticAnalyzer):
+        return api.anal_type(unanalyzed, prohibit_self_type=_errors.SELF_IN_FIELD)
+    return api.anal_type(unanalyzed)
 
 
 class _InvalidAsAny(TypeTranslator):
