@@ -257,21 +257,6 @@ nt_class_reduces_as_usual(PyTypeObject *type)
            && _PyType_Lookup(type, str_getnewargs_ex) == NULL && iterates_as_tuple(type);
 }
 
-/* 1 if nt_class_reduces_as_usual(type) held at the class's present version
- * (remembered in the Constructor of its __new__, as copied_as_usual does
- * for Record; not on free-threaded builds). */
-static int
-nt_class_checked(PyTypeObject *type)
-{
-#ifndef Py_GIL_DISABLED
-    ConstructorData *data = constructor_data_of(type);
-    return data != NULL && data->dispatch_table != NULL && class_version(type) != 0
-           && data->copied_type == type && data->copied_version == class_version(type);
-#else
-    return 0;
-#endif
-}
-
 /* 1 if pickling self (protocol 2 on) is what object.__reduce_ex__ does for
  * a class records built, no more: its __reduce_ex__ and __getnewargs__
  * (those records made, on the class or inherited), object's __reduce__ and
@@ -281,7 +266,7 @@ static int
 nt_reduces_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    return (nt_class_checked(type) || nt_class_reduces_as_usual(type))
+    return (checked_class_data(type) != NULL || nt_class_reduces_as_usual(type))
            && finds_nt_function(type, NT_FN_GETNEWARGS) && no_instance_attributes(self);
 }
 
@@ -293,32 +278,13 @@ static int
 nt_copies_as_usual(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    int checked = nt_class_checked(type);
-    if (!(checked || nt_class_reduces_as_usual(type)) || !finds_nt_function(type, NT_FN_GETNEWARGS)
-        || !no_instance_attributes(self) || !makes_record_of_arguments(type, PyTuple_GET_SIZE(self))) {
+    ConstructorData *checked = checked_class_data(type);
+    if ((checked == NULL && !nt_class_reduces_as_usual(type))
+        || !finds_nt_function(type, NT_FN_GETNEWARGS) || !no_instance_attributes(self)
+        || !makes_record_of_arguments(type, PyTuple_GET_SIZE(self))) {
         return 0;
     }
-    ConstructorData *data = constructor_data_of(type);
-    if (checked) {
-        int registered = table_has_reducer(data->dispatch_table, type);
-        return registered < 0 ? -1 : !registered;
-    }
-    PyObject *table = copyreg_dispatch_table();
-    if (table == NULL) {
-        return PyErr_Occurred() ? -1 : 1;
-    }
-#ifndef Py_GIL_DISABLED
-    if (data != NULL && class_version(type) != 0) {
-        data->copied_type = type;
-        data->copied_version = class_version(type);
-        if (data->dispatch_table == NULL) {
-            data->dispatch_table = Py_NewRef(table);
-        }
-    }
-#endif
-    int registered = table_has_reducer(table, type);
-    Py_DECREF(table);
-    return registered < 0 ? -1 : !registered;
+    return no_copyreg_reducer(type, checked);
 }
 
 static PyObject *

@@ -309,24 +309,20 @@ record_base_of(PyTypeObject *type)
 }
 
 /* 1 if records of type are pickled and copied as Record's methods make
- * them: no __reduce__, __reduce_ex__ or __getnewargs__ of its own in the
- * class or its bases (its __reduce__ is Record's C one, its __getnewargs__
- * that Record class's), and, for an instance with a __dict__ (an enum
- * member, a record whose layout could not be sealed), nothing in it. */
+ * them, as far as the class tells: no __reduce__, __reduce_ex__ or
+ * __getnewargs__ of its own in the class or its bases (its __reduce__ is
+ * Record's C one, its __getnewargs__ that Record class's). An instance with
+ * a __dict__ (an enum member, a record whose layout could not be sealed)
+ * must also have nothing in it (no_instance_attributes). */
 static int
-reduced_as_usual(PyObject *self)
+class_reduces_as_usual(PyTypeObject *type)
 {
-    PyTypeObject *type = Py_TYPE(self);
     PyObject *reduce = _PyType_Lookup(type, str_reduce); /* identity only */
-    if (!is_record_reduce(reduce)
-        || _PyType_Lookup(type, str_getnewargs)
-               != _PyType_Lookup(PyDescr_TYPE(reduce), str_getnewargs)) {
-        return 0;
-    }
-    if (_PyType_Lookup(type, str_reduce_ex) != _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex)) {
-        return 0;
-    }
-    return no_instance_attributes(self);
+    return is_record_reduce(reduce)
+           && _PyType_Lookup(type, str_getnewargs)
+                  == _PyType_Lookup(PyDescr_TYPE(reduce), str_getnewargs)
+           && _PyType_Lookup(type, str_reduce_ex)
+                  == _PyType_Lookup(&PyBaseObject_Type, str_reduce_ex);
 }
 
 /* copyreg.dispatch_table, a new reference, or NULL (with an error, or none:
@@ -426,38 +422,47 @@ table_has_reducer(PyObject *table, PyTypeObject *type)
     return found;
 }
 
-/* reduced_as_usual, and no reducer for the class in copyreg.dispatch_table,
- * which copy uses first for a class without __copy__ (-1 on error).
- *
- * What depends on the class alone is remembered in the Constructor of its
- * __new__ with the class's version tag, which CPython changes whenever the
- * class or a base is changed: while it is the same, only the instance's
- * dict and the table are looked at. The table is the one copyreg had when
- * first looked at, as copy and pickle keep the one they imported. */
-static int
-copied_as_usual(PyObject *self)
+/* What copying a class's records checks on the class alone (its pickling
+ * methods: class_reduces_as_usual, nt_class_reduces_as_usual) is
+ * remembered in the Constructor of its __new__ with the class's version
+ * tag, which CPython changes whenever the class or a base is changed, and
+ * with copyreg's dispatch table: the one copyreg had when first looked at,
+ * as copy and pickle keep the one they imported. Not on free-threaded
+ * builds. */
+
+/* The ConstructorData of type where its class-level checks held at its
+ * present version, else NULL (borrowed: read before Python code runs). */
+static ConstructorData *
+checked_class_data(PyTypeObject *type)
 {
-    PyTypeObject *type = Py_TYPE(self);
 #ifndef Py_GIL_DISABLED
     ConstructorData *data = constructor_data_of(type);
     if (data != NULL && data->dispatch_table != NULL && class_version(type) != 0
         && data->copied_type == type && data->copied_version == class_version(type)) {
-        if (!no_instance_attributes(self)) {
-            return 0;
-        }
-        int registered = table_has_reducer(data->dispatch_table, type);
-        return registered < 0 ? -1 : !registered;
+        return data;
     }
 #endif
-    if (!reduced_as_usual(self)) {
-        return 0;
+    return NULL;
+}
+
+/* 1 if copyreg's dispatch table has no reducer for type (which copy would
+ * use first for a class without __copy__), 0 if it has one, -1 on error:
+ * the table checked (checked_class_data) keeps, else copyreg's, which is
+ * then remembered with the class's version, its class-level checks having
+ * just held. */
+static int
+no_copyreg_reducer(PyTypeObject *type, ConstructorData *checked)
+{
+    if (checked != NULL) {
+        int registered = table_has_reducer(checked->dispatch_table, type);
+        return registered < 0 ? -1 : !registered;
     }
     PyObject *table = copyreg_dispatch_table();
     if (table == NULL) {
         return PyErr_Occurred() ? -1 : 1;
     }
 #ifndef Py_GIL_DISABLED
-    data = constructor_data_of(type); /* looked up again: nothing ran since */
+    ConstructorData *data = constructor_data_of(type); /* nothing ran since the checks */
     if (data != NULL && class_version(type) != 0) {
         data->copied_type = type;
         data->copied_version = class_version(type);
@@ -469,6 +474,20 @@ copied_as_usual(PyObject *self)
     int registered = table_has_reducer(table, type);
     Py_DECREF(table);
     return registered < 0 ? -1 : !registered;
+}
+
+/* 1 if copy would make the copy of self item by item were its class without
+ * __copy__: pickled as usual (class_reduces_as_usual, no instance
+ * attributes) and no reducer in copyreg's table (-1 on error). */
+static int
+copied_as_usual(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    ConstructorData *checked = checked_class_data(type);
+    if ((checked == NULL && !class_reduces_as_usual(type)) || !no_instance_attributes(self)) {
+        return 0;
+    }
+    return no_copyreg_reducer(type, checked);
 }
 
 static PyObject *
