@@ -23,9 +23,9 @@ typedef struct {
     PyObject *factories; /* NULL, or per field: its default factory, or None */
     PyObject *marker;    /* _fields.FACTORY: "call the factory" */
     Py_ssize_t size;
-    /* What copying a record last found (record.h, copied_as_usual; not on
-     * free-threaded builds): the class, identity only, and its version tag
-     * when its methods were those of Record; copyreg's dispatch table. */
+    /* What copying a record last found (record.h, checked_class_data; not
+     * on free-threaded builds): the class, identity only, and its version
+     * tag when it pickled as usual; copyreg's dispatch table. */
     PyTypeObject *copied_type;
     unsigned int copied_version;
     PyObject *dispatch_table;
@@ -394,9 +394,7 @@ record_from_positional(PyTypeObject *cls, Py_ssize_t size, PyObject *defaults,
     if (nargs > size || nargs < first_default || first_default < 0) {
         return NULL;
     }
-    PyObject *record = cls->tp_alloc == record_alloc && cls->tp_free == PyObject_GC_Del
-                           ? allocate_in_room(cls, size) /* what record_alloc does then */
-                           : cls->tp_alloc(cls, size);
+    PyObject *record = cls->tp_alloc(cls, size);
     if (record == NULL) {
         return NULL;
     }
